@@ -1,0 +1,49 @@
+package dev.jetsink.server;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code jetsink} command line: one entry point for the daemon and the operator tools.
+ * Exit codes: 0 ok, 1 runtime failure, 2 invalid configuration or usage.
+ */
+@Command(
+    name = "jetsink",
+    mixinStandardHelpOptions = true,
+    version = "jetsink 0.1.0",
+    description = "Delivers object-storage events (S3 notifications, audit entries) to NATS without losing them.",
+    subcommands = {
+        CheckConfigCommand.class,
+        QueueCommand.class,
+        CommandLine.HelpCommand.class
+    })
+public final class Main implements Runnable {
+
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_FAILURE = 1;
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the CLI and returns its exit code (tests call this instead of {@link #main}). */
+    public static int run(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExitCodeExceptionMapper(e -> EXIT_FAILURE);
+        cli.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println(ex.getMessage());
+            ex.getCommandLine().usage(ex.getCommandLine().getErr());
+            return EXIT_USAGE;
+        });
+        return cli.execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a command is required");
+    }
+}

@@ -1,0 +1,2 @@
+/** Real nats-server fixtures for tests (SPEC §12). */
+package dev.jetsink.testkit;
