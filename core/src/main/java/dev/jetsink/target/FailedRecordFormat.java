@@ -132,8 +132,8 @@ final class FailedRecordFormat {
                 }
             }
         } catch (JsonProcessingException e) {
-            throw new IOException("failed record " + source + ": malformed JSON at "
-                    + e.getLocation().offsetDescription(), e);
+            String where = e.getLocation() == null ? "" : " at " + e.getLocation().offsetDescription();
+            throw new IOException("failed record " + source + ": malformed JSON" + where, e);
         }
         List<String> missing = REQUIRED.stream().filter(f -> !fields.containsKey(f)).toList();
         if (!missing.isEmpty()) {

@@ -296,6 +296,33 @@ class FailedEventStoreTest {
     }
 
     @Test
+    void readRejectsATruncatedRecordWithAClearError() throws IOException {
+        FailedEventStore store = FailedEventStore.open(queueDir, TARGET, clock);
+        Path file = store.write(record(1, "m-1", T0, payload(1))).path();
+        byte[] whole = Files.readAllBytes(file);
+        Files.write(file, java.util.Arrays.copyOf(whole, whole.length / 2));
+
+        assertThatThrownBy(() -> FailedEventStore.read(file))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining(file.toString())
+                .hasMessageContaining("malformed JSON");
+        assertThat(store.maintain().onDisk()).isEqualTo(1); // maintenance judges by name, never by content
+    }
+
+    @Test
+    void readNamesTheFieldsARecordIsMissing() throws IOException {
+        Path failed = Files.createDirectories(queueDir.resolve("failed"));
+        Path file = Files.writeString(failed.resolve(T0.toEpochMilli() + "-m-1.json"),
+                "{\"id\": 1, \"nats_msg_id\": \"m-1\", \"future_field\": {\"x\": [1]}}");
+
+        assertThatThrownBy(() -> FailedEventStore.read(file))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("missing fields")
+                .hasMessageContaining("failed_at")
+                .hasMessageContaining("payload");
+    }
+
+    @Test
     void maintenanceRunsOnItsOwnSchedulerForEveryRegisteredStore() throws IOException {
         Path otherQueueDir = queueDir.resolve("audit-nats-second");
         FailedEventStore first = FailedEventStore.open(queueDir, TARGET, clock);
