@@ -1,0 +1,331 @@
+package dev.jetsink.target;
+
+import dev.jetsink.nats.Outcome;
+import dev.jetsink.queue.QueuedEntry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One target's delivery loop (SPEC §5): reads live entries oldest first, keeps up to
+ * {@code publish_window} publishes in flight, resolves each entry on its acknowledgement (or after
+ * its failed record is written), and retries everything else.
+ *
+ * <p>All state is owned by one thread; completions, wake-ups and connection events arrive as
+ * signals. A transient outcome puts the target in probe mode: one entry is retried on the
+ * 4/8/16/32 s schedule while nothing else is published, so an outage costs one probe per step.
+ */
+final class Dispatcher implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+    private static final int PAGE = 4096;
+    private static final long PERMIT_WAIT_MILLIS = 20;
+
+    private sealed interface Signal {
+    }
+
+    private record Completed(PendingEntry entry, long attemptId, PublishPath.Delivered delivered, Throwable error)
+        implements Signal {
+    }
+
+    private record Wake() implements Signal {
+    }
+
+    private record WakeProbe() implements Signal {
+    }
+
+    private record Stop(Duration grace) implements Signal {
+    }
+
+    private final DeliveryContext ctx;
+    private final PublishPath path;
+    private final OutcomeHandling outcomes;
+    private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
+    private final Map<Long, PendingEntry> inFlight = new HashMap<>();
+    private final List<PendingEntry> delayed = new ArrayList<>();
+    private final WaitingLine<PendingEntry> line;
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+    private PendingEntry probe;
+    private Instant sleepingUntil;
+    private long attempts;
+    private long stopAtNanos = Long.MAX_VALUE;
+    private boolean stopping;
+
+    Dispatcher(DeliveryContext ctx, PublishPath path) {
+        this.ctx = ctx;
+        this.path = path;
+        this.outcomes = new OutcomeHandling(ctx);
+        this.line = new WaitingLine<>(
+            (after, max) -> ctx.queue().live(after, max).stream().map(this::pending).toList(),
+            PendingEntry::seq, PAGE, 0);
+    }
+
+    /** New entries were appended: look at the queue again. */
+    void wake() {
+        inbox.add(new Wake());
+    }
+
+    /** The connection came back (new connection or RECONNECTED): end a pending backoff sleep now. */
+    void wakeProbe() {
+        inbox.add(new WakeProbe());
+    }
+
+    /** Stops opening publishes, waits up to {@code grace} for those in flight, then ends. */
+    CompletableFuture<Void> stop(Duration grace) {
+        inbox.add(new Stop(grace));
+        return stopped;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (true) {
+                boolean progressed = !stopping && step();
+                if (stopping && (inFlight.isEmpty() || System.nanoTime() - stopAtNanos >= 0)) {
+                    break;
+                }
+                Signal s = progressed ? inbox.poll() : inbox.poll(idleWaitMillis(), TimeUnit.MILLISECONDS);
+                while (s != null) {
+                    handle(s);
+                    s = inbox.poll();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            log.error("dispatcher stopped by an unexpected error target={}", ctx.displayId(), e);
+        } finally {
+            stopped.complete(null);
+        }
+    }
+
+    private long idleWaitMillis() {
+        if (stopping) {
+            return Math.max(1, TimeUnit.NANOSECONDS.toMillis(stopAtNanos - System.nanoTime()));
+        }
+        // Waiting for a concurrency permit is the one case without a signal to wake us.
+        return waitingForPermit ? PERMIT_WAIT_MILLIS : 60_000;
+    }
+
+    private boolean waitingForPermit;
+
+    /** Does the next piece of work, if any; false when only a signal can unblock it. */
+    private boolean step() throws InterruptedException {
+        waitingForPermit = false;
+        Instant now = ctx.clock().instant();
+        if (probe != null) {
+            if (inFlight.containsKey(probe.seq())) {
+                return false;
+            }
+            if (now.isBefore(probe.notBefore())) {
+                sleepUntil(probe.notBefore(), now);
+                return false;
+            }
+            return attempt(List.of(probe));
+        }
+        releaseDueDelayed(now);
+        int room = ctx.publishWindow() - inFlight.size();
+        if (room <= 0 || !line.hasNext()) {
+            return false;
+        }
+        List<PendingEntry> batch = new ArrayList<>(Math.min(room, PAGE));
+        while (batch.size() < room) {
+            Optional<PendingEntry> next = line.poll();
+            if (next.isEmpty()) {
+                break;
+            }
+            batch.add(next.get());
+        }
+        return attempt(batch);
+    }
+
+    /** One fill: preconditions once, then a publish per entry, all under one attempt deadline. */
+    private boolean attempt(List<PendingEntry> batch) throws InterruptedException {
+        if (!ctx.concurrency().tryAcquire(0)) {
+            batch.stream().filter(p -> p != probe).forEach(line::putBack);
+            waitingForPermit = true;
+            return false;
+        }
+        Deadline deadline = Deadline.after(ctx.ackTimeout());
+        try {
+            path.prepare(deadline);
+        } catch (InterruptedException e) {
+            ctx.concurrency().release();
+            throw e;
+        } catch (Exception e) {
+            ctx.concurrency().release();
+            // The attempt of the oldest entry failed before publishing; the rest were not tried.
+            PendingEntry first = batch.get(0);
+            batch.stream().skip(1).forEach(line::putBack);
+            first.retry().countAttempt();
+            handleFailure(first, outcomes.classifyPreparation(e));
+            return true;
+        }
+        AtomicInteger open = new AtomicInteger(batch.size());
+        for (PendingEntry p : batch) {
+            long id = ++attempts;
+            p.attemptId(id);
+            p.verdictEpochAtPublish(ctx.verdict().epoch());
+            p.retry().countAttempt();
+            inFlight.put(p.seq(), p);
+            CompletableFuture<PublishPath.Delivered> f;
+            try {
+                f = path.publish(p, ctx.queue().read(p.entry()), deadline);
+            } catch (Exception e) {
+                f = CompletableFuture.failedFuture(e);
+            }
+            f.whenComplete((d, t) -> {
+                if (open.decrementAndGet() == 0) {
+                    ctx.concurrency().release();
+                }
+                inbox.add(new Completed(p, id, d, t));
+            });
+        }
+        path.endFill(deadline);
+        return true;
+    }
+
+    private void handle(Signal s) {
+        if (s instanceof Completed c) {
+            completed(c);
+        } else if (s instanceof WakeProbe) {
+            if (probe != null && !inFlight.containsKey(probe.seq())) {
+                probe.notBefore(Instant.MIN);
+            }
+        } else if (s instanceof Stop st) {
+            stopping = true;
+            stopAtNanos = System.nanoTime() + st.grace().toNanos();
+        }
+    }
+
+    private void completed(Completed c) {
+        PendingEntry p = inFlight.get(c.entry().seq());
+        if (p != c.entry() || p.attemptId() != c.attemptId()) {
+            return; // an attempt already settled (failed at DISCONNECTED); its entry was retried
+        }
+        inFlight.remove(p.seq());
+        if (c.error() == null) {
+            delivered(p, c.delivered().duplicate());
+        } else {
+            handleFailure(p, outcomes.classifyPublish(c.error(), p));
+        }
+    }
+
+    private void delivered(PendingEntry p, boolean duplicate) {
+        ctx.queue().resolve(p.seq());
+        ctx.events().entryResolved(ctx.target(), p.entry(), duplicate);
+        if (p == probe) {
+            leaveProbeMode();
+        }
+    }
+
+    private void handleFailure(PendingEntry p, Outcome o) {
+        ctx.events().attemptFailed(ctx.target(), p.entry(), o);
+        if (o.permanent()) {
+            moveToFailedStore(p, o);
+        } else if (o.entrySpecific()) {
+            if (p == probe) {
+                leaveProbeMode(); // the broker answered: only this entry has a problem
+            }
+            retryAlone(p);
+        } else if (probe == null) {
+            probe = p;
+            ctx.events().probeModeEntered(ctx.target(), p.entry(), o);
+            advanceProbe(p);
+        } else if (p == probe) {
+            advanceProbe(p);
+        } else {
+            p.retry().startNewCycle();
+            line.putBack(p);
+        }
+    }
+
+    private void moveToFailedStore(PendingEntry p, Outcome o) {
+        try {
+            ctx.failedStore().write(FailedRecords.of(ctx, p, o, ctx.clock().instant()));
+        } catch (java.io.IOException | RuntimeException e) {
+            log.error("failed-events store write failed, entry stays queued target={} msg_id={} error={}",
+                ctx.displayId(), p.entry().msgId(), e.toString());
+            retryAlone(p);
+            return;
+        }
+        ctx.queue().resolve(p.seq());
+        ctx.events().movedToFailedStore(ctx.target(), p.entry(), o);
+        if (p == probe) {
+            leaveProbeMode();
+        }
+    }
+
+    private void advanceProbe(PendingEntry p) {
+        Optional<Duration> backoff = p.retry().nextBackoff();
+        if (backoff.isPresent()) {
+            p.notBefore(ctx.clock().instant().plus(backoff.get()));
+            return;
+        }
+        exhausted(p);
+        probe = line.poll().orElse(p);
+        probe.notBefore(Instant.MIN);
+    }
+
+    /** Reschedules one entry on its own backoff while the others keep flowing. */
+    private void retryAlone(PendingEntry p) {
+        Optional<Duration> backoff = p.retry().nextBackoff();
+        if (backoff.isPresent()) {
+            p.notBefore(ctx.clock().instant().plus(backoff.get()));
+            delayed.add(p);
+        } else {
+            exhausted(p);
+        }
+    }
+
+    /** The entry spent its cycle: one warning, then it waits behind everything waiting now. */
+    private void exhausted(PendingEntry p) {
+        ctx.events().cycleExhausted(ctx.target(), p.entry(), p.retry().lifetimeAttempts());
+        p.retry().startNewCycle();
+        line.sendToBack(p, ctx.queue().newestSeq());
+    }
+
+    private void leaveProbeMode() {
+        probe = null;
+        ctx.events().probeModeLeft(ctx.target());
+    }
+
+    private void releaseDueDelayed(Instant now) {
+        Instant earliest = null;
+        for (var it = delayed.iterator(); it.hasNext(); ) {
+            PendingEntry p = it.next();
+            if (!now.isBefore(p.notBefore())) {
+                it.remove();
+                line.putBack(p);
+            } else if (earliest == null || p.notBefore().isBefore(earliest)) {
+                earliest = p.notBefore();
+            }
+        }
+        if (earliest != null) {
+            sleepUntil(earliest, now);
+        }
+    }
+
+    private void sleepUntil(Instant at, Instant now) {
+        if (sleepingUntil != null && !sleepingUntil.isAfter(at) && sleepingUntil.isAfter(now)) {
+            return; // an earlier or equal wake-up is already pending
+        }
+        sleepingUntil = at;
+        ctx.sleeper().sleep(Duration.between(now, at)).whenComplete((v, t) -> inbox.add(new Wake()));
+    }
+
+    private PendingEntry pending(QueuedEntry e) {
+        return new PendingEntry(e, ctx.schedule().newState());
+    }
+}
