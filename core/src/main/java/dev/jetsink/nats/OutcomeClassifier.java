@@ -81,7 +81,9 @@ public final class OutcomeClassifier {
                     Cause.CONNECTION_LOST),
             Row.transientRow("request failed: cancelled", reason(RequestFailureReason.CANCELLED),
                     Cause.PUBLISH_CANCELLED),
-            Row.transientRow("request failed: timeout or server error",
+            Row.transientRow("request failed: server error (e.g. permissions violation)",
+                    reason(RequestFailureReason.SERVER_ERROR), Cause.SERVER_ERROR),
+            Row.transientRow("request failed: timeout",
                     e -> e.error() instanceof RequestFailureException, Cause.PUBLISH_TIMED_OUT),
             Row.transientRow("IOException Timeout or no response", e -> e.error() instanceof IOException
                     && messageStartsWith(e.error(), TIMEOUT_TEXT), Cause.PUBLISH_TIMED_OUT),
