@@ -73,6 +73,15 @@ public final class StreamValidator {
         return ValidationResult.unreachable(stream, outcome.detail());
     }
 
+    /**
+     * The result of a stream-info lookup that failed with {@code outcome} (classified by
+     * {@link OutcomeClassifier}): a 10059 means the stream is missing, anything else that it could
+     * not be looked up.
+     */
+    public ValidationResult.Failed lookupFailed(Outcome outcome) {
+        return outcome.cause() == Outcome.Cause.STREAM_NOT_FOUND ? streamMissing() : unreachable(outcome);
+    }
+
     private List<String> advice(StreamFacts facts) {
         List<String> advice = new ArrayList<>();
         if (facts.replicas() < RECOMMENDED_REPLICAS) {
