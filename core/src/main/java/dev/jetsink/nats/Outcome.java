@@ -132,7 +132,7 @@ public record Outcome(Family family, Cause cause, String detail, boolean resetsV
      */
     public Outcome asFailedValidation() {
         return new Outcome(Family.TRANSIENT, Cause.STREAM_VALIDATION_FAILED,
-                Cause.STREAM_VALIDATION_FAILED.label() + " (" + detail + ")", false, false, false,
+                Cause.STREAM_VALIDATION_FAILED.label() + " (" + cause.label() + ")", false, false, false,
                 apiErrorCode, status);
     }
 }

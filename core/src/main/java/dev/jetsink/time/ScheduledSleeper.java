@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The real {@link Sleeper}: each sleep is a task on a shared {@link ScheduledExecutorService}, so
  * any number of targets can back off without holding a thread each. The executor is owned by the
- * caller and is not shut down here.
+ * caller and is not shut down here; give it a {@link java.util.concurrent.ScheduledThreadPoolExecutor}
+ * with {@code setRemoveOnCancelPolicy(true)} so the timer of a woken sleep leaves its queue at once.
  */
 public final class ScheduledSleeper implements Sleeper {
 

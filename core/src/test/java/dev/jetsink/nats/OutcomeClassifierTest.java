@@ -248,7 +248,7 @@ class OutcomeClassifierTest {
 
         assertThat(later.family()).isEqualTo(Family.TRANSIENT);
         assertThat(later.cause()).isEqualTo(Cause.STREAM_VALIDATION_FAILED);
-        assertThat(later.detail()).isEqualTo("stream validation failed (stream sealed (server error code 10109 status 400))");
+        assertThat(later.detail()).isEqualTo("stream validation failed (stream sealed)");
         assertThat(later.resetsVerdict()).isFalse();
     }
 
