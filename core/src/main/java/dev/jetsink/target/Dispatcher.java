@@ -35,7 +35,7 @@ final class Dispatcher implements Runnable {
     private sealed interface Signal {
     }
 
-    private record Completed(PendingEntry entry, long attemptId, PublishPath.Delivered delivered, Throwable error)
+    private record Completed(PendingEntry entry, long attemptId, Publisher.Delivered delivered, Throwable error)
         implements Signal {
     }
 
@@ -49,7 +49,7 @@ final class Dispatcher implements Runnable {
     }
 
     private final DeliveryContext ctx;
-    private final PublishPath path;
+    private final Publisher path;
     private final OutcomeHandling outcomes;
     private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
     private final Map<Long, PendingEntry> inFlight = new HashMap<>();
@@ -62,7 +62,7 @@ final class Dispatcher implements Runnable {
     private long stopAtNanos = Long.MAX_VALUE;
     private boolean stopping;
 
-    Dispatcher(DeliveryContext ctx, PublishPath path) {
+    Dispatcher(DeliveryContext ctx, Publisher path) {
         this.ctx = ctx;
         this.path = path;
         this.outcomes = new OutcomeHandling(ctx);
@@ -104,7 +104,7 @@ final class Dispatcher implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | Error e) {
-            log.error("dispatcher stopped by an unexpected error target={}", ctx.displayId(), e);
+            log.error("dispatcher stopped by an unexpected error target={}", ctx.target(), e);
         } finally {
             stopped.complete(null);
         }
@@ -168,7 +168,6 @@ final class Dispatcher implements Runnable {
             // The attempt of the oldest entry failed before publishing; the rest were not tried.
             PendingEntry first = batch.get(0);
             batch.stream().skip(1).forEach(line::putBack);
-            first.retry().countAttempt();
             handleFailure(first, outcomes.classifyPreparation(e));
             return true;
         }
@@ -176,12 +175,10 @@ final class Dispatcher implements Runnable {
         for (PendingEntry p : batch) {
             long id = ++attempts;
             p.attemptId(id);
-            p.verdictEpochAtPublish(ctx.verdict().epoch());
-            p.retry().countAttempt();
             inFlight.put(p.seq(), p);
-            CompletableFuture<PublishPath.Delivered> f;
+            CompletableFuture<Publisher.Delivered> f;
             try {
-                f = path.publish(p, ctx.queue().read(p.entry()), deadline);
+                f = path.publish(p, readPayload(p), deadline);
             } catch (Exception e) {
                 f = CompletableFuture.failedFuture(e);
             }
@@ -222,83 +219,104 @@ final class Dispatcher implements Runnable {
         }
     }
 
+    private byte[] readPayload(PendingEntry p) throws QueueReadFailure {
+        try {
+            return ctx.queue().read(p.entry());
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new QueueReadFailure(e);
+        }
+    }
+
     private void delivered(PendingEntry p, boolean duplicate) {
+        long attemptsMade = p.retry().recordFinalAttempt();
         ctx.queue().resolve(p.seq());
-        ctx.events().entryResolved(ctx.target(), p.entry(), duplicate);
+        ctx.events().entryResolved(new LifecycleEvent.EntryResolved(
+            ctx.target(), p.entry().msgId(), duplicate, attemptsMade));
         if (p == probe) {
             leaveProbeMode();
         }
     }
 
     private void handleFailure(PendingEntry p, Outcome o) {
-        ctx.events().attemptFailed(ctx.target(), p.entry(), o);
-        if (o.permanent()) {
+        ctx.events().attemptFailed(new LifecycleEvent.AttemptFailed(
+            ctx.target(), p.entry().msgId(), o, p.retry().attemptsInCycle() + 1));
+        if (o.isPermanent() && ctx.failedStore().isPresent()) {
             moveToFailedStore(p, o);
-        } else if (o.entrySpecific()) {
+        } else if (o.isPermanent() || o.entrySpecific()) {
             if (p == probe) {
                 leaveProbeMode(); // the broker answered: only this entry has a problem
             }
             retryAlone(p);
         } else if (probe == null) {
             probe = p;
-            ctx.events().probeModeEntered(ctx.target(), p.entry(), o);
+            ctx.events().probeModeEntered(new LifecycleEvent.ProbeModeEntered(ctx.target(), p.entry().msgId()));
             advanceProbe(p);
         } else if (p == probe) {
             advanceProbe(p);
         } else {
+            // Not the probe: back to waiting with a fresh cycle, behind the probe's verdict.
+            p.retry().recordFailure();
             p.retry().startNewCycle();
             line.putBack(p);
         }
     }
 
     private void moveToFailedStore(PendingEntry p, Outcome o) {
+        long attemptsMade = p.retry().recordFinalAttempt();
+        QueuedEntry e = p.entry();
         try {
-            ctx.failedStore().write(FailedRecords.of(ctx, p, o, ctx.clock().instant()));
-        } catch (java.io.IOException | RuntimeException e) {
+            byte[] payload = ctx.queue().read(e);
+            ctx.failedStore().orElseThrow().write(FailedRecord.terminal(e.seq(), e.msgId(), ctx.target(),
+                ctx.subject(), e.metadata(), e.queuedAt(), ctx.clock().instant(), o.detail(),
+                (int) Math.min(Integer.MAX_VALUE, attemptsMade), payload));
+        } catch (java.io.IOException | RuntimeException ex) {
+            // Without a durable failed record the entry must stay on the live queue.
             log.error("failed-events store write failed, entry stays queued target={} msg_id={} error={}",
-                ctx.displayId(), p.entry().msgId(), e.toString());
+                ctx.target(), e.msgId(), ex.getClass().getSimpleName());
             retryAlone(p);
             return;
         }
         ctx.queue().resolve(p.seq());
-        ctx.events().movedToFailedStore(ctx.target(), p.entry(), o);
+        ctx.events().movedToFailedStore(new LifecycleEvent.MovedToFailedStore(ctx.target(), e.msgId(), o, attemptsMade));
         if (p == probe) {
             leaveProbeMode();
         }
     }
 
     private void advanceProbe(PendingEntry p) {
-        Optional<Duration> backoff = p.retry().nextBackoff();
-        if (backoff.isPresent()) {
-            p.notBefore(ctx.clock().instant().plus(backoff.get()));
+        NextStep next = p.retry().recordFailure();
+        if (next instanceof NextStep.RetryAfter r) {
+            p.notBefore(ctx.clock().instant().plus(r.backoff()));
             return;
         }
-        exhausted(p);
+        exhausted(p, (NextStep.CycleExhausted) next);
         probe = line.poll().orElse(p);
         probe.notBefore(Instant.MIN);
+        ctx.events().probeModeEntered(new LifecycleEvent.ProbeModeEntered(ctx.target(), probe.entry().msgId()));
     }
 
     /** Reschedules one entry on its own backoff while the others keep flowing. */
     private void retryAlone(PendingEntry p) {
-        Optional<Duration> backoff = p.retry().nextBackoff();
-        if (backoff.isPresent()) {
-            p.notBefore(ctx.clock().instant().plus(backoff.get()));
+        NextStep next = p.retry().recordFailure();
+        if (next instanceof NextStep.RetryAfter r) {
+            p.notBefore(ctx.clock().instant().plus(r.backoff()));
             delayed.add(p);
         } else {
-            exhausted(p);
+            exhausted(p, (NextStep.CycleExhausted) next);
         }
     }
 
     /** The entry spent its cycle: one warning, then it waits behind everything waiting now. */
-    private void exhausted(PendingEntry p) {
-        ctx.events().cycleExhausted(ctx.target(), p.entry(), p.retry().lifetimeAttempts());
+    private void exhausted(PendingEntry p, NextStep.CycleExhausted step) {
+        ctx.events().cycleExhausted(new LifecycleEvent.CycleExhausted(
+            ctx.target(), p.entry().msgId(), step.cycle(), step.lifetimeAttempts()));
         p.retry().startNewCycle();
         line.sendToBack(p, ctx.queue().newestSeq());
     }
 
     private void leaveProbeMode() {
         probe = null;
-        ctx.events().probeModeLeft(ctx.target());
+        ctx.events().probeModeLeft(new LifecycleEvent.ProbeModeLeft(ctx.target()));
     }
 
     private void releaseDueDelayed(Instant now) {

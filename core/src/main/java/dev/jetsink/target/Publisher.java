@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
  * How a dispatcher gets an entry's bytes to NATS: the JetStream path or the Core path. The
  * dispatcher owns ordering, the window, retries and resolution; a path only talks to NATS.
  */
-interface PublishPath extends AutoCloseable {
+interface Publisher extends AutoCloseable {
 
     /**
      * Makes the target ready for an attempt, within the attempt's deadline: a connection, and on
