@@ -120,13 +120,11 @@ public final class AuditEntry {
     /** Builds an entry in the layout stores send ({@code version} "1"); unset fields are left out. */
     public static final class Builder {
         private final ObjectNode tree = JsonBody.MAPPER.createObjectNode();
-        private final ObjectNode api;
 
         private Builder(String apiName) {
             tree.put("version", "1");
             // Set now so api keeps its place near the top, as in what stores send.
-            api = tree.putObject("api");
-            api.put("name", Objects.requireNonNull(apiName, "apiName"));
+            tree.putObject("api").put("name", Objects.requireNonNull(apiName, "apiName"));
         }
 
         /** Any top-level field, e.g. {@code time}, {@code deploymentid}, {@code requestID} (copied). */
@@ -146,18 +144,18 @@ public final class AuditEntry {
         }
 
         public Builder bucket(String value) {
-            api.put("bucket", Objects.requireNonNull(value));
+            api().put("bucket", Objects.requireNonNull(value));
             return this;
         }
 
         public Builder object(String value) {
-            api.put("object", Objects.requireNonNull(value));
+            api().put("object", Objects.requireNonNull(value));
             return this;
         }
 
         public Builder status(String status, int statusCode) {
-            api.put("status", Objects.requireNonNull(status));
-            api.put("statusCode", statusCode);
+            api().put("status", Objects.requireNonNull(status));
+            api().put("statusCode", statusCode);
             return this;
         }
 
@@ -178,6 +176,12 @@ public final class AuditEntry {
             } catch (MalformedEventException e) {
                 throw new IllegalArgumentException(e.getMessage());
             }
+        }
+
+        /* field("api", ..) may have replaced the api object; setters write into whichever is current. */
+        private ObjectNode api() {
+            JsonNode current = tree.get("api");
+            return current instanceof ObjectNode o ? o : tree.putObject("api");
         }
 
         private void header(String map, String name, String value) {
