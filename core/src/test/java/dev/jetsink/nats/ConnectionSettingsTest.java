@@ -1,0 +1,70 @@
+package dev.jetsink.nats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+class ConnectionSettingsTest {
+
+    @Test
+    void hostAndPortBecomesANatsUrl() {
+        assertThat(ConnectionSettings.forAddress("127.0.0.1:4222").servers()).containsExactly("nats://127.0.0.1:4222");
+    }
+
+    @Test
+    void commaListOfUrlsBecomesClusterSeeds() {
+        assertThat(ConnectionSettings.parseAddress("nats://a:4222, tls://b:4223 ,nats://c:4224"))
+                .containsExactly("nats://a:4222", "tls://b:4223", "nats://c:4224");
+    }
+
+    @Test
+    void addressWithoutPortIsRefused() {
+        assertThatThrownBy(() -> ConnectionSettings.parseAddress("nats://a"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("port");
+    }
+
+    @Test
+    void otherSchemesAreRefused() {
+        assertThatThrownBy(() -> ConnectionSettings.parseAddress("http://a:80"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nats:// or tls://");
+    }
+
+    @Test
+    void emptyAddressIsRefused() {
+        assertThatThrownBy(() -> ConnectionSettings.parseAddress(" , "))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one server");
+    }
+
+    @Test
+    void toStringPrintsSecretsAsStars() {
+        String userPass = ConnectionSettings.builder("nats://alice:urlpass@h:4222")
+                .userPassword("alice", "s3cret-pass").build().toString();
+        String token = ConnectionSettings.builder("h:4222").token("s3cret-token").build().toString();
+        assertThat(userPass).contains("password=***").contains("username=alice").contains("nats://***@h:4222")
+                .doesNotContain("s3cret-pass").doesNotContain("urlpass");
+        assertThat(token).contains("token=***").doesNotContain("s3cret-token");
+    }
+
+    @Test
+    void atMostOneAuthMethod() {
+        assertThatThrownBy(() -> ConnectionSettings.builder("h:1").token("t").credentialsFile(Path.of("/c.creds")).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most one auth method");
+    }
+
+    @Test
+    void tlsIsOnForTlsUrlsCaOrRequiredFlag() {
+        assertThat(ConnectionSettings.forAddress("h:1").tlsEnabled()).isFalse();
+        assertThat(ConnectionSettings.forAddress("tls://h:1").tlsEnabled()).isTrue();
+        assertThat(ConnectionSettings.builder("h:1").tlsCa(Path.of("/ca.pem")).build().tlsEnabled()).isTrue();
+        assertThat(ConnectionSettings.builder("h:1").tlsRequired(true).build().tlsEnabled()).isTrue();
+    }
+
+    @Test
+    void tlsFilesListsWhatIsConfigured() {
+        ConnectionSettings s = ConnectionSettings.builder("h:1").tlsCa(Path.of("/ca.pem"))
+                .tlsClient(Path.of("/c.pem"), Path.of("/k.pem")).build();
+        assertThat(s.tlsFiles()).containsExactly(Path.of("/ca.pem"), Path.of("/c.pem"), Path.of("/k.pem"));
+    }
+}
