@@ -1,0 +1,101 @@
+package dev.jetsink.target;
+
+import dev.jetsink.nats.ConnectFailedException;
+import dev.jetsink.nats.Outcome;
+import dev.jetsink.nats.OutcomeClassifier;
+import io.nats.client.Connection;
+import io.nats.client.JetStream;
+import io.nats.client.JetStreamOptions;
+import io.nats.client.PublishOptions;
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The JetStream path (SPEC §5.3): {@code publishAsync} with the entry's {@code Nats-Msg-Id} and
+ * {@code expectedStream}, each future bounded by what is left of the attempt deadline, success
+ * only for a PubAck from the configured stream.
+ */
+final class JetStreamPublisher implements Publisher {
+
+    private final TargetConnection link;
+    private final StreamCheck check;
+    private final OutcomeClassifier classifier;
+    private final String subject;
+    private final String stream;
+    private final Set<CompletableFuture<Delivered>> open = ConcurrentHashMap.newKeySet();
+    private Connection contextOf;
+    private JetStream context;
+
+    JetStreamPublisher(TargetConnection link, StreamCheck check, OutcomeClassifier classifier, String subject) {
+        this.link = link;
+        this.check = check;
+        this.classifier = classifier;
+        this.subject = subject;
+        this.stream = check.stream();
+    }
+
+    @Override
+    public void prepare(Deadline deadline) throws Exception {
+        Connection c = link.await(deadline);
+        check.ensure(c, deadline);
+    }
+
+    @Override
+    public CompletableFuture<Delivered> publish(PendingEntry entry, byte[] payload, Deadline deadline) throws IOException {
+        Connection c = link.current().orElseThrow(() -> new ConnectFailedException(
+            ConnectFailedException.Reason.UNREACHABLE, "connection is down", null));
+        long remainingNanos = deadline.remaining().toNanos();
+        PublishOptions options = PublishOptions.builder()
+            .messageId(entry.entry().msgId())
+            .expectedStream(stream)
+            .streamTimeout(deadline.remaining())
+            .build();
+        CompletableFuture<Delivered> out = new CompletableFuture<>();
+        open.add(out);
+        jetStream(c).publishAsync(subject, payload, options)
+            .orTimeout(remainingNanos, TimeUnit.NANOSECONDS)
+            .whenComplete((ack, failure) -> {
+                open.remove(out);
+                if (failure != null) {
+                    out.completeExceptionally(failure);
+                    return;
+                }
+                var mismatch = classifier.checkAck(ack);
+                if (mismatch.isPresent()) {
+                    out.completeExceptionally(new OutcomeException(mismatch.get()));
+                } else {
+                    out.complete(new Delivered(ack.isDuplicate()));
+                }
+            });
+        return out;
+    }
+
+    private JetStream jetStream(Connection c) throws IOException {
+        if (c != contextOf) {
+            context = c.jetStream(JetStreamOptions.DEFAULT_JS_OPTIONS);
+            contextOf = c;
+        }
+        return context;
+    }
+
+    @Override
+    public void endFill(Deadline deadline) {
+        // publishAsync writes as it goes; nothing to flush
+    }
+
+    @Override
+    public void abandonInFlight() {
+        // jnats keeps these waiting through a reconnect; the same ids are retried instead (§5.3)
+        for (CompletableFuture<Delivered> f : open) {
+            f.completeExceptionally(new OutcomeException(Outcome.transientOf(Outcome.Cause.CONNECTION_LOST)));
+        }
+    }
+
+    @Override
+    public void close() {
+        abandonInFlight();
+    }
+}

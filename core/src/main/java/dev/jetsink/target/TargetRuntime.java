@@ -1,0 +1,52 @@
+package dev.jetsink.target;
+
+import dev.jetsink.time.ScheduledSleeper;
+import dev.jetsink.time.Sleeper;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+
+/**
+ * What targets share at run time: the clock and sleeper (injected so tests never wait out a real
+ * backoff), lifecycle listeners, the notify stream-concurrency semaphore and a scheduler for
+ * periodic work (failed-store maintenance, init retries).
+ *
+ * @param backoffScale multiplies the 4/8/16/32 s backoff sleeps ({@code JETSINK_BACKOFF_SCALE})
+ */
+public record TargetRuntime(Clock clock, Sleeper sleeper, LifecycleListener listener,
+                            StreamConcurrency notifyConcurrency, double backoffScale,
+                            ScheduledExecutorService scheduler) {
+
+    public TargetRuntime {
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(sleeper, "sleeper");
+        Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(notifyConcurrency, "notifyConcurrency");
+        Objects.requireNonNull(scheduler, "scheduler");
+    }
+
+    /** Real time, a daemon scheduler, the default concurrency of 20, no listener. */
+    public static TargetRuntime system() {
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "jetsink-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        scheduler.setRemoveOnCancelPolicy(true);
+        return new TargetRuntime(Clock.systemUTC(), new ScheduledSleeper(scheduler), LifecycleListener.NONE,
+            new StreamConcurrency(20), 1.0, scheduler);
+    }
+
+    public TargetRuntime withClock(Clock c, Sleeper s) {
+        return new TargetRuntime(c, s, listener, notifyConcurrency, backoffScale, scheduler);
+    }
+
+    public TargetRuntime withListener(LifecycleListener l) {
+        return new TargetRuntime(clock, sleeper, l, notifyConcurrency, backoffScale, scheduler);
+    }
+
+    public TargetRuntime withNotifyConcurrency(StreamConcurrency c) {
+        return new TargetRuntime(clock, sleeper, listener, c, backoffScale, scheduler);
+    }
+}
