@@ -41,8 +41,8 @@ public final class ConfigLoader {
         }
         Globals globals = new Globals(merged, errors);
         unknownDaemonVariables(merged, errors);
-        double scale = new BigDecimal(globals.get(GlobalSetting.BACKOFF_SCALE)).doubleValue();
-        if (new BigDecimal(globals.get(GlobalSetting.BACKOFF_SCALE)).compareTo(BigDecimal.ONE) != 0) {
+        BigDecimal scale = new BigDecimal(globals.get(GlobalSetting.BACKOFF_SCALE));
+        if (scale.compareTo(BigDecimal.ONE) != 0) {
             warnings.add(ConfigProblem.warning("daemon", GlobalSetting.BACKOFF_SCALE.variable(),
                 "JETSINK_BACKOFF_SCALE is " + globals.get(GlobalSetting.BACKOFF_SCALE)
                     + ": retry sleeps are scaled (for tests and drills only)"));
@@ -53,10 +53,10 @@ public final class ConfigLoader {
             globals.optional(GlobalSetting.INGEST_TOKEN).map(Secret::new),
             globals.optional(GlobalSetting.DATA_DIR).map(Path::of),
             DaemonSettings.LogFormat.valueOf(globals.get(GlobalSetting.LOG_FORMAT).toUpperCase(Locale.ROOT)),
-            scale);
+            scale.doubleValue());
         JetsinkConfig config = new JetsinkConfig(targets,
-            BooleanValue.parse(globals.get(GlobalSetting.NOTIFY_ENABLE)).orElse(true),
-            BooleanValue.parse(globals.get(GlobalSetting.AUDIT_ENABLE)).orElse(true),
+            globals.kindSwitch(GlobalSetting.NOTIFY_ENABLE, TargetKind.NOTIFY, targets),
+            globals.kindSwitch(GlobalSetting.AUDIT_ENABLE, TargetKind.AUDIT, targets),
             Integer.parseInt(globals.get(GlobalSetting.NOTIFY_TARGET_STREAM_CONCURRENCY)),
             daemon, warnings);
         return new LoadedConfig(config, errors);
@@ -96,6 +96,12 @@ public final class ConfigLoader {
 
         String get(GlobalSetting s) {
             return optional(s).or(s::defaultValue).orElseThrow();
+        }
+
+        /** The kind-wide switch: as set, else on exactly when a target of the kind is enabled (§2.2). */
+        boolean kindSwitch(GlobalSetting s, TargetKind kind, List<TargetConfig> targets) {
+            return optional(s).flatMap(BooleanValue::parse)
+                .orElseGet(() -> targets.stream().anyMatch(t -> t.kind() == kind));
         }
 
         Optional<String> optional(GlobalSetting s) {

@@ -10,8 +10,8 @@ import java.util.Optional;
  * the daemon's {@code JETSINK_*} settings, declared once like {@link ConfigKey}.
  */
 public enum GlobalSetting {
-    NOTIFY_ENABLE("RUSTFS_NOTIFY_ENABLE", "on", false, ValueRule.BOOLEAN),
-    AUDIT_ENABLE("RUSTFS_AUDIT_ENABLE", "on", false, ValueRule.BOOLEAN),
+    NOTIFY_ENABLE("RUSTFS_NOTIFY_ENABLE", null, false, ValueRule.BOOLEAN),
+    AUDIT_ENABLE("RUSTFS_AUDIT_ENABLE", null, false, ValueRule.BOOLEAN),
     NOTIFY_TARGET_STREAM_CONCURRENCY("RUSTFS_NOTIFY_TARGET_STREAM_CONCURRENCY", "20", false,
         ValueRule.intRange(1, Integer.MAX_VALUE, "RUSTFS_NOTIFY_TARGET_STREAM_CONCURRENCY must be a positive whole number")),
     HTTP_ADDRESS("JETSINK_HTTP_ADDRESS", "127.0.0.1:9020", false, GlobalSetting::listenAddress),
@@ -43,7 +43,10 @@ public enum GlobalSetting {
         return variable;
     }
 
-    /** The default, empty when the setting is simply absent by default. */
+    /**
+     * The default, empty when the setting is absent by default; the kind-wide switches have none
+     * because they default to whether a target of the kind is enabled.
+     */
     public Optional<String> defaultValue() {
         return Optional.ofNullable(defaultValue);
     }

@@ -8,8 +8,8 @@ import java.util.Objects;
  * settings and the warnings found while resolving.
  *
  * @param targets                 enabled targets, notify first, default instance first within a kind
- * @param notifyEnabled           {@code RUSTFS_NOTIFY_ENABLE}, default on
- * @param auditEnabled            {@code RUSTFS_AUDIT_ENABLE}, default on
+ * @param notifyEnabled           {@code RUSTFS_NOTIFY_ENABLE}; by default on when a notify target is enabled
+ * @param auditEnabled            {@code RUSTFS_AUDIT_ENABLE}; by default on when an audit target is enabled
  * @param notifyStreamConcurrency {@code RUSTFS_NOTIFY_TARGET_STREAM_CONCURRENCY}, default 20 (§5.6)
  * @param daemon                  {@code JETSINK_*} settings
  * @param warnings                non-fatal findings (unreadable files, backoff scale, queue limit fallback)

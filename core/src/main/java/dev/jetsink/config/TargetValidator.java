@@ -112,7 +112,7 @@ public final class TargetValidator {
     // File contents are a connection matter (§2.3): the target runs and retries, so only warn.
     private static Optional<ConfigProblem> unreadable(TargetInput in, ConfigKey key) {
         return in.value(key)
-            .filter(v -> ConfigKey.CREDENTIALS_FILE.rule().check(key.keyName(), v).isEmpty())
+            .filter(v -> ValueRule.ABSOLUTE_PATH.check(key.keyName(), v).isEmpty())
             .filter(v -> !Files.isReadable(Path.of(v)))
             .map(v -> ConfigProblem.warning(in.displayId(), in.variableOf(key),
                 key.keyName() + " file is not readable: " + v));

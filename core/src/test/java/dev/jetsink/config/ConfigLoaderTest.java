@@ -61,11 +61,19 @@ class ConfigLoaderTest {
     @Test
     void globalsAndDaemonSettingsHaveTheirDefaults() {
         JetsinkConfig config = load(Map.of()).config();
-        assertThat(config.notifyEnabled()).isTrue();
-        assertThat(config.auditEnabled()).isTrue();
+        assertThat(config.notifyEnabled()).isFalse();
+        assertThat(config.auditEnabled()).isFalse();
         assertThat(config.notifyStreamConcurrency()).isEqualTo(20);
         assertThat(config.daemon()).isEqualTo(DaemonSettings.defaults());
         assertThat(config.warnings()).isEmpty();
+    }
+
+    @Test
+    void kindSwitchDefaultsToOnWhenATargetOfThatKindIsEnabled() {
+        JetsinkConfig config = load(notifyTarget()).config();
+        assertThat(config.kindEnabled(TargetKind.NOTIFY)).isTrue();
+        assertThat(config.kindEnabled(TargetKind.AUDIT)).isFalse();
+        assertThat(config.activeTargets()).hasSize(1);
     }
 
     @Test
