@@ -91,7 +91,12 @@ public final class TargetVariables {
                 continue;
             }
             String name = key.name();
-            if (rest.equals(name) || (rest.startsWith(name + "_") && rest.length() > name.length() + 1)) {
+            if (rest.equals(name)) {
+                return Optional.of(key);
+            }
+            // A suffix needs an id, and "_" is the default instance's id, not a suffix.
+            String suffix = rest.startsWith(name + "_") ? rest.substring(name.length() + 1) : "";
+            if (!suffix.isEmpty() && !suffix.equals(TargetConfig.DEFAULT_ID)) {
                 return Optional.of(key);
             }
         }

@@ -152,4 +152,27 @@ class TargetVariablesTest {
         assertThat(split.instances()).isEmpty();
         assertThat(split.problems()).isEmpty();
     }
+
+    @Test
+    void everyKeyWithAnEnvironmentFormIsReadWithAndWithoutSuffix() {
+        for (ConfigKey key : ConfigKey.values()) {
+            if (!key.hasEnvForm() || key == ConfigKey.ENABLE) {
+                continue;
+            }
+            var split = TargetVariables.split(TargetKind.AUDIT, Map.of(
+                "RUSTFS_AUDIT_NATS_ENABLE", "on", "RUSTFS_AUDIT_NATS_ENABLE_X", "on",
+                key.variable(TargetKind.AUDIT, ""), "plain", key.variable(TargetKind.AUDIT, "X"), "suffixed"));
+            assertThat(split.problems()).as(key.keyName()).isEmpty();
+            assertThat(split.instances().get(0).value(key)).as(key.keyName()).contains("plain");
+            assertThat(split.instances().get(1).value(key)).as(key.keyName()).contains("suffixed");
+        }
+    }
+
+    @Test
+    void emptyOrUnderscoreSuffixIsNotAnInstance() {
+        var split = notify(Map.of("RUSTFS_NOTIFY_NATS_ENABLE_", "on", "RUSTFS_NOTIFY_NATS_ENABLE__", "on"));
+        assertThat(split.instances()).isEmpty();
+        assertThat(split.problems()).extracting(ConfigProblem::category)
+            .containsOnly(ConfigProblem.Category.UNKNOWN_KEY).hasSize(2);
+    }
 }
