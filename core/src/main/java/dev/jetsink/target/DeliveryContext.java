@@ -7,6 +7,7 @@ import dev.jetsink.time.Sleeper;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -17,6 +18,7 @@ import java.util.function.Supplier;
  * @param stream           configured stream (empty string on the Core path)
  * @param failedStore      present on the JetStream path only: the Core path never writes it
  * @param capturingStream  looks up which stream captures the subject now (for the 10060 warning)
+ * @param newestSeq        the newest sequence queued so far (an exhausted entry goes behind it)
  */
 record DeliveryContext(
     String target,
@@ -33,5 +35,6 @@ record DeliveryContext(
     int publishWindow,
     Optional<FailedEventStore> failedStore,
     LifecycleListener events,
-    Supplier<Optional<String>> capturingStream) {
+    Supplier<Optional<String>> capturingStream,
+    LongSupplier newestSeq) {
 }

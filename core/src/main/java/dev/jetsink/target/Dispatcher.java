@@ -62,10 +62,10 @@ final class Dispatcher implements Runnable {
     private long stopAtNanos = Long.MAX_VALUE;
     private boolean stopping;
 
-    Dispatcher(DeliveryContext ctx, Publisher path) {
+    Dispatcher(DeliveryContext ctx, Publisher path, OutcomeHandling outcomes) {
         this.ctx = ctx;
         this.path = path;
-        this.outcomes = new OutcomeHandling(ctx);
+        this.outcomes = outcomes;
         this.line = new WaitingLine<>(
             (after, max) -> ctx.queue().live(after, max).stream().map(this::pending).toList(),
             PendingEntry::seq, PAGE, 0);
@@ -311,7 +311,7 @@ final class Dispatcher implements Runnable {
         ctx.events().cycleExhausted(new LifecycleEvent.CycleExhausted(
             ctx.target(), p.entry().msgId(), step.cycle(), step.lifetimeAttempts()));
         p.retry().startNewCycle();
-        line.sendToBack(p, ctx.queue().newestSeq());
+        line.sendToBack(p, ctx.newestSeq().getAsLong());
     }
 
     private void leaveProbeMode() {

@@ -10,7 +10,6 @@ final class PendingEntry {
     private final RetryState retry;
     private Instant notBefore = Instant.MIN;
     private long attemptId;
-    private long verdictEpochAtPublish;
 
     PendingEntry(QueuedEntry entry, RetryState retry) {
         this.entry = entry;
@@ -43,13 +42,5 @@ final class PendingEntry {
 
     void attemptId(long id) {
         this.attemptId = id;
-    }
-
-    long verdictEpochAtPublish() {
-        return verdictEpochAtPublish;
-    }
-
-    void verdictEpochAtPublish(long epoch) {
-        this.verdictEpochAtPublish = epoch;
     }
 }

@@ -1,0 +1,391 @@
+package dev.jetsink.target;
+
+import dev.jetsink.config.TargetConfig;
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.event.OutboundEvent;
+import dev.jetsink.nats.ConnectFailedException;
+import dev.jetsink.nats.ConnectionFactory;
+import dev.jetsink.nats.ConnectionSettings;
+import dev.jetsink.nats.OutcomeClassifier;
+import dev.jetsink.nats.ValidationResult;
+import dev.jetsink.nats.Verdict;
+import dev.jetsink.queue.QueueFullException;
+import dev.jetsink.queue.QueueOptions;
+import dev.jetsink.queue.QueueStore;
+import dev.jetsink.queue.QueuedEntry;
+import dev.jetsink.queue.SegmentedQueue;
+import io.nats.client.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One NATS target, notify or audit, on the Core or the JetStream path: its queue, connection,
+ * stream verdict, failed-events store and dispatcher. Events are accepted with {@link #send} once
+ * durably queued and delivered in the background; closing keeps every queued entry for the next
+ * start (SPEC §5.1).
+ */
+public final class NatsTarget implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(NatsTarget.class);
+    static final Duration INIT_RETRY = Duration.ofSeconds(60);
+    private static final Duration DIRECT_PUBLISH_BOUND = Duration.ofSeconds(30);
+
+    private final TargetConfig config;
+    private final TargetRuntime runtime;
+    private final LifecycleListener events;
+    private final Optional<QueueStore> queue;
+    private final Optional<FailedEventStore> failedStore;
+    private final Verdict verdict = new Verdict();
+    private final TargetConnection link;
+    private final Optional<StreamCheck> check;
+    private final OutcomeHandling outcomes;
+    private final Optional<Dispatcher> dispatcher;
+    private final Optional<Publisher> publisher;
+    private final AtomicLong accepted = new AtomicLong();
+    private final AtomicLong failedMessages = new AtomicLong();
+    private final AtomicLong newestSeq = new AtomicLong();
+    private volatile Optional<String> initFailure = Optional.empty();
+    private volatile boolean started;
+    private ScheduledFuture<?> initRetry;
+    private Thread thread;
+
+    private NatsTarget(TargetConfig config, TargetRuntime runtime, Optional<QueueStore> queue) {
+        this.config = config;
+        this.runtime = runtime;
+        this.events = new FanOutListener(List.of(new DeliveryLog(), new LifecycleListener() {
+            @Override
+            public void movedToFailedStore(LifecycleEvent.MovedToFailedStore e) {
+                failedMessages.incrementAndGet();
+            }
+        }, runtime.listener()));
+        this.queue = queue;
+        String target = config.displayId();
+        OutcomeClassifier classifier = config.jetstreamEnabled()
+            ? OutcomeClassifier.forJetStream(config.streamName().orElseThrow())
+            : OutcomeClassifier.forCore();
+        this.failedStore = config.jetstreamEnabled()
+            ? Optional.of(FailedEventStore.open(config.queuePath().orElseThrow(), target, runtime.clock()))
+            : Optional.empty();
+        this.link = new TargetConnection(listener -> connectionFactory(config, listener), new ConnectionHooks());
+        this.check = config.jetstreamEnabled()
+            ? Optional.of(new StreamCheck(target, config.streamName().orElseThrow(), config.subject(),
+                (int) config.ackTimeout().toSeconds(), verdict, classifier, events))
+            : Optional.empty();
+        StreamConcurrency concurrency = config.kind() == TargetKind.NOTIFY
+            ? runtime.notifyConcurrency() : StreamConcurrency.unlimited();
+        DeliveryContext ctx = new DeliveryContext(target, config.subject(), config.streamName().orElse(""),
+            queue.orElse(null), runtime.clock(), runtime.sleeper(), new RetrySchedule(runtime.backoffScale()),
+            verdict, classifier, concurrency, config.ackTimeout(), config.publishWindow(), failedStore, events,
+            this::capturingStream, newestSeq::get);
+        this.outcomes = new OutcomeHandling(ctx);
+        if (queue.isPresent()) {
+            Publisher p = check.isPresent()
+                ? new JetStreamPublisher(link, check.get(), classifier, config.subject())
+                : new CorePublisher(link, config.subject());
+            this.publisher = Optional.of(p);
+            this.dispatcher = Optional.of(new Dispatcher(ctx, p, outcomes));
+        } else {
+            this.publisher = Optional.empty();
+            this.dispatcher = Optional.empty();
+        }
+    }
+
+    /**
+     * Opens the target's queue (taking its lock) and failed store; connects nothing yet.
+     *
+     * @throws dev.jetsink.queue.QueueLockedException when another process holds the queue
+     */
+    public static NatsTarget open(TargetConfig config, TargetRuntime runtime) {
+        Optional<QueueStore> queue = config.queuePath().map(dir -> SegmentedQueue.open(dir,
+            QueueOptions.withLimit(config.queueLimit()).withClock(runtime.clock())));
+        try {
+            return new NatsTarget(config, runtime, queue);
+        } catch (RuntimeException e) {
+            queue.ifPresent(QueueStore::close);
+            throw e;
+        }
+    }
+
+    private static ConnectionFactory connectionFactory(TargetConfig c, io.nats.client.ConnectionListener listener) {
+        ConnectionSettings.Builder s = ConnectionSettings.builder(String.join(",", c.servers()));
+        c.username().ifPresent(u -> s.userPassword(u, c.password().orElseThrow().reveal()));
+        c.token().ifPresent(t -> s.token(t.reveal()));
+        c.credentialsFile().ifPresent(s::credentialsFile);
+        c.tlsCa().ifPresent(s::tlsCa);
+        c.tlsClientCert().ifPresent(cert -> s.tlsClient(cert, c.tlsClientKey().orElseThrow()));
+        s.tlsRequired(c.tlsRequired());
+        return ConnectionFactory.builder(s.build())
+            .connectionName("jetsink " + c.displayId())
+            // jnats cancels requests older than this; it must never cut a publish short of the
+            // ack timeout (SPEC §5.3).
+            .requestCleanupInterval(c.ackTimeout().plusSeconds(30))
+            .connectionListener(listener)
+            .build();
+    }
+
+    /**
+     * Logs the startup line, validates the stream (JetStream) and starts delivering. A sealed
+     * stream fails init: the target takes no events and retries its init every 60 s. Any other
+     * failure leaves a queue-backed target queueing, to deliver once the broker or stream is fixed.
+     */
+    public synchronized void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        log.info("target starting target=\"{}\" kind={} id={} path={} address={} subject={} stream={} "
+                + "ack_timeout_secs={} queue_dir={} queue_limit={} publish_window={}",
+            config.displayId(), config.kind().label(), config.id(), config.path(), String.join(",", config.servers()),
+            config.subject(), config.streamName().orElse("-"), config.ackTimeout().toSeconds(),
+            config.queuePath().map(Object::toString).orElse("-"), config.queueLimit(), config.publishWindow());
+        if (initialize()) {
+            startDispatcher();
+        } else {
+            initRetry = runtime.scheduler().scheduleWithFixedDelay(this::retryInit,
+                INIT_RETRY.toMillis(), INIT_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Connects and validates once; false only when the stream is sealed. */
+    private boolean initialize() {
+        Deadline deadline = Deadline.after(config.ackTimeout());
+        Connection c;
+        try {
+            c = link.await(deadline);
+        } catch (ConnectFailedException e) {
+            log.error("NATS connection failed at init, events queue until it connects target=\"{}\" reason={} error=\"{}\"",
+                config.displayId(), e.reason(), e.getMessage());
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+        if (check.isEmpty()) {
+            return true;
+        }
+        ValidationResult result = check.get().validateNow(c, deadline);
+        if (result instanceof ValidationResult.Failed f && f.has(ValidationResult.Cause.SEALED)) {
+            initFailure = Optional.of("stream " + check.get().stream() + " is sealed");
+            log.error("target init failed, it takes no events and retries in {} s target=\"{}\" error=\"{}\"",
+                INIT_RETRY.toSeconds(), config.displayId(), initFailure.get());
+            return false;
+        }
+        return true;
+    }
+
+    private synchronized void retryInit() {
+        if (initFailure.isEmpty() || thread != null) {
+            return;
+        }
+        verdict.reset(Verdict.ResetReason.NEW_CONNECTION);
+        Optional<String> before = initFailure;
+        initFailure = Optional.empty();
+        if (initialize()) {
+            log.info("target init succeeded on retry target=\"{}\"", config.displayId());
+            initRetry.cancel(false);
+            startDispatcher();
+        } else if (initFailure.isEmpty()) {
+            initFailure = before;
+        }
+    }
+
+    private void startDispatcher() {
+        dispatcher.ifPresent(d -> {
+            thread = new Thread(d, "jetsink-dispatch-" + config.kind().label() + "-" + config.sanitizedId());
+            thread.setDaemon(true);
+            thread.start();
+        });
+    }
+
+    /**
+     * Accepts one event: completes once it is durably queued (or, without a queue dir, published
+     * and flushed on the Core path). Fails with {@link QueueFullException} at {@code queue_limit},
+     * {@link TargetUnavailableException} while init has failed, or the I/O error of the append.
+     */
+    public CompletableFuture<Void> send(OutboundEvent event) {
+        Optional<String> unavailable = initFailure;
+        if (unavailable.isPresent()) {
+            return CompletableFuture.failedFuture(
+                new TargetUnavailableException("target unavailable: " + unavailable.get()));
+        }
+        if (queue.isEmpty()) {
+            return publishDirect(event);
+        }
+        CompletableFuture<QueuedEntry> appended;
+        try {
+            appended = queue.get().append(event.metadata(), event.payload());
+        } catch (QueueFullException e) {
+            return CompletableFuture.failedFuture(rejected(e));
+        }
+        return appended.handle((entry, failure) -> {
+            if (failure != null) {
+                Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+                throw new CompletionException(cause instanceof QueueFullException qf ? rejected(qf) : cause);
+            }
+            accepted.incrementAndGet();
+            newestSeq.accumulateAndGet(entry.seq(), Math::max);
+            dispatcher.ifPresent(Dispatcher::wake);
+            return null;
+        });
+    }
+
+    private QueueFullException rejected(QueueFullException e) {
+        failedMessages.incrementAndGet();
+        log.error("queue full, event rejected at ingest target=\"{}\" queue_limit={}", config.displayId(), config.queueLimit());
+        return e;
+    }
+
+    /** A target without a queue dir publishes in the caller's path (Core only, §5.1). */
+    private CompletableFuture<Void> publishDirect(OutboundEvent event) {
+        try {
+            Connection c = link.await(Deadline.after(DIRECT_PUBLISH_BOUND));
+            c.publish(config.subject(), event.payload());
+            c.flush(DIRECT_PUBLISH_BOUND);
+            accepted.incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return CompletableFuture.failedFuture(e);
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Health from the connection and the last verdict; while the verdict is UNSET this runs one
+     * live validation bounded by the ack timeout (SPEC §6).
+     */
+    public TargetHealth health() {
+        String id = config.displayId();
+        if (initFailure.isPresent()) {
+            return new TargetHealth(id, TargetHealth.Status.ERROR, initFailure.get());
+        }
+        Optional<Connection> c = link.current();
+        if (c.isEmpty()) {
+            return new TargetHealth(id, TargetHealth.Status.OFFLINE, "not connected");
+        }
+        if (check.isEmpty() || verdict.isPass()) {
+            return new TargetHealth(id, TargetHealth.Status.ONLINE, "");
+        }
+        ValidationResult r = check.get().validateNow(c.get(), Deadline.after(config.ackTimeout()));
+        if (r instanceof ValidationResult.Failed f) {
+            boolean unreachable = f.has(ValidationResult.Cause.UNREACHABLE);
+            return new TargetHealth(id, unreachable ? TargetHealth.Status.OFFLINE : TargetHealth.Status.ERROR,
+                "stream validation failed: " + f.message());
+        }
+        return new TargetHealth(id, TargetHealth.Status.ONLINE, "");
+    }
+
+    public TargetConfig config() {
+        return config;
+    }
+
+    public String displayId() {
+        return config.displayId();
+    }
+
+    /** Live entries in the local queue (0 without a queue dir). */
+    public long queueLength() {
+        return queue.map(QueueStore::liveCount).orElse(0L);
+    }
+
+    public Optional<QueueStore> queue() {
+        return queue;
+    }
+
+    public Optional<FailedEventStore> failedStore() {
+        return failedStore;
+    }
+
+    /** Events accepted into this target ({@code total_messages}). */
+    public long acceptedCount() {
+        return accepted.get();
+    }
+
+    /** Terminal moves plus ingest rejections ({@code failed_messages}). */
+    public long failedCount() {
+        return failedMessages.get();
+    }
+
+    /** True when the verdict is PASS (JetStream) — the {@code jetsink_stream_verdict} gauge. */
+    public boolean verdictPass() {
+        return verdict.isPass();
+    }
+
+    public Optional<String> initFailure() {
+        return initFailure;
+    }
+
+    private Optional<String> capturingStream() {
+        return link.current().flatMap(c -> {
+            try {
+                return c.jetStreamManagement().getStreamNames(config.subject()).stream().findFirst();
+            } catch (Exception e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** Stops delivering, giving publishes in flight up to {@code grace}; queued entries stay on disk. */
+    public void close(Duration grace) {
+        synchronized (this) {
+            if (initRetry != null) {
+                initRetry.cancel(false);
+            }
+        }
+        dispatcher.ifPresent(d -> d.stop(grace).join());
+        if (thread != null) {
+            try {
+                thread.join(grace.toMillis() + 1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        publisher.ifPresent(Publisher::close);
+        link.close();
+        queue.ifPresent(QueueStore::close);
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(5));
+    }
+
+    /** Connection events: the verdict rules of §6 and the early end of a backoff sleep (§5.4). */
+    private final class ConnectionHooks implements TargetConnection.Hooks {
+        @Override
+        public void connected(boolean reconnect) {
+            outcomes.reset(reconnect ? Verdict.ResetReason.RECONNECTED : Verdict.ResetReason.NEW_CONNECTION);
+            events.connectionChanged(new LifecycleEvent.ConnectionChanged(config.displayId(),
+                reconnect ? LifecycleEvent.ConnectionEvent.RECONNECTED : LifecycleEvent.ConnectionEvent.CONNECTED));
+            dispatcher.ifPresent(Dispatcher::wakeProbe);
+        }
+
+        @Override
+        public void disconnected() {
+            publisher.ifPresent(Publisher::abandonInFlight);
+            events.connectionChanged(new LifecycleEvent.ConnectionChanged(config.displayId(),
+                LifecycleEvent.ConnectionEvent.DISCONNECTED));
+        }
+
+        @Override
+        public void closed() {
+            events.connectionChanged(new LifecycleEvent.ConnectionChanged(config.displayId(),
+                LifecycleEvent.ConnectionEvent.CLOSED));
+        }
+
+        @Override
+        public void tlsRotated() {
+            outcomes.reset(Verdict.ResetReason.TLS_ROTATED);
+        }
+    }
+}

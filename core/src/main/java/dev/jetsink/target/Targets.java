@@ -1,0 +1,96 @@
+package dev.jetsink.target;
+
+import dev.jetsink.config.JetsinkConfig;
+import dev.jetsink.config.TargetConfig;
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.event.OutboundEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Every enabled target of one kind, fed together: {@link #send} completes when each of them has
+ * durably queued the event (SPEC §3.1). One implementation serves notify and audit.
+ */
+public final class Targets implements AutoCloseable {
+
+    private final TargetKind kind;
+    private final List<NatsTarget> targets;
+    private final FailedStoreMaintenance maintenance;
+
+    private Targets(TargetKind kind, List<NatsTarget> targets, FailedStoreMaintenance maintenance) {
+        this.kind = kind;
+        this.targets = List.copyOf(targets);
+        this.maintenance = maintenance;
+    }
+
+    /**
+     * Opens and starts every enabled target of {@code kind} in {@code config}. A target whose
+     * stream is sealed starts in the failed-init state (it answers sends with
+     * {@link TargetUnavailableException}); the others run normally.
+     */
+    public static Targets start(TargetKind kind, JetsinkConfig config, TargetRuntime runtime) {
+        List<TargetConfig> configs = config.kindEnabled(kind) ? config.targets(kind) : List.of();
+        TargetRuntime rt = kind == TargetKind.NOTIFY
+            ? runtime.withNotifyConcurrency(new StreamConcurrency(config.notifyStreamConcurrency()))
+            : runtime;
+        return start(kind, configs, rt);
+    }
+
+    /** Opens and starts the given targets of {@code kind}. */
+    public static Targets start(TargetKind kind, List<TargetConfig> configs, TargetRuntime runtime) {
+        List<NatsTarget> opened = new ArrayList<>();
+        FailedStoreMaintenance maintenance = FailedStoreMaintenance.start();
+        try {
+            for (TargetConfig c : configs) {
+                if (c.kind() != kind) {
+                    throw new IllegalArgumentException(c.displayId() + " is not a " + kind.label() + " target");
+                }
+                NatsTarget t = NatsTarget.open(c, runtime);
+                opened.add(t);
+                t.failedStore().ifPresent(maintenance::add);
+            }
+        } catch (RuntimeException e) {
+            opened.forEach(NatsTarget::close);
+            maintenance.close();
+            throw e;
+        }
+        opened.forEach(NatsTarget::start);
+        return new Targets(kind, opened, maintenance);
+    }
+
+    /** Queues the event on every target of this kind; completes when all have it durably. */
+    public CompletableFuture<Void> send(OutboundEvent event) {
+        if (event.metadata().kind() != kind) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException(
+                "a " + event.metadata().kind().label() + " event sent to " + kind.label() + " targets"));
+        }
+        return CompletableFuture.allOf(targets.stream().map(t -> t.send(event)).toArray(CompletableFuture[]::new));
+    }
+
+    public TargetKind kind() {
+        return kind;
+    }
+
+    public List<NatsTarget> targets() {
+        return targets;
+    }
+
+    /** The target with this id (e.g. {@code primary}, or {@code _} for the default instance). */
+    public Optional<NatsTarget> target(String id) {
+        return targets.stream().filter(t -> t.config().id().equals(id)).findFirst();
+    }
+
+    /** Stops every target, giving in-flight publishes up to {@code grace}; queued entries stay. */
+    public void close(Duration grace) {
+        targets.parallelStream().forEach(t -> t.close(grace));
+        maintenance.close();
+    }
+
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(5));
+    }
+}
