@@ -1,0 +1,97 @@
+package dev.jetsink.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.nats.client.Connection;
+import io.nats.client.JetStream;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import io.nats.client.api.PublishAck;
+import io.nats.client.api.StorageType;
+import io.nats.client.api.StreamConfiguration;
+import io.nats.client.impl.NatsMessage;
+import io.nats.client.PublishOptions;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class NatsServerTest {
+
+    @Test
+    void fileStoredMessagesSurviveKillAndRestartOnTheSamePort() throws Exception {
+        try (NatsServer nats = NatsServer.startDefault()) {
+            int port = nats.port();
+            try (Connection conn = Nats.connect(nats.url())) {
+                conn.jetStreamManagement().addStream(StreamConfiguration.builder()
+                        .name("KEEP").subjects("keep.>").storageType(StorageType.File).build());
+                JetStream js = conn.jetStream();
+                for (int i = 0; i < 10; i++) {
+                    js.publish("keep.a", ("m" + i).getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            nats.kill();
+            assertThat(nats.isAlive()).isFalse();
+
+            nats.restart();
+
+            assertThat(nats.port()).isEqualTo(port);
+            try (Connection conn = Nats.connect(nats.url())) {
+                long count = conn.jetStreamManagement().getStreamInfo("KEEP")
+                        .getStreamState().getMsgCount();
+                assertThat(count).as(nats.logTail(20)).isEqualTo(10);
+            }
+        }
+    }
+
+    @Test
+    void pausedServerHoldsAPublishUntilResumed() throws Exception {
+        try (NatsServer nats = NatsServer.startDefault();
+             Connection conn = Nats.connect(new Options.Builder().server(nats.url())
+                     .pingInterval(Duration.ofMinutes(1)).build())) {
+            conn.jetStreamManagement().addStream(StreamConfiguration.builder()
+                    .name("SLOW").subjects("slow").build());
+            JetStream js = conn.jetStream();
+
+            nats.pause();
+            CompletableFuture<PublishAck> ack = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return js.publish("slow", new byte[] {1},
+                            PublishOptions.builder().streamTimeout(Duration.ofSeconds(20)).build());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300);
+            assertThat(ack).as("publish must wait while the server is stopped").isNotDone();
+
+            nats.resume();
+
+            assertThat(ack.get(10, TimeUnit.SECONDS).getSeqno()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void missingBinaryFailsWithAClearMessage() {
+        Path nowhere = Path.of("/nonexistent/jetsink/nats-server");
+        assertThatThrownBy(() -> NatsBinary.locate(Map.of("PATH", "/nonexistent/jetsink"), nowhere))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("nats-server not found")
+                .hasMessageContaining("bin/test")
+                .hasMessageContaining("apt-get install nats-server");
+    }
+
+    @Test
+    void explicitBinaryThatDoesNotExistIsAnErrorNotAFallback() {
+        assertThatThrownBy(() -> NatsBinary.locate(
+                Map.of(NatsBinary.ENV, "/nonexistent/nats-server", "PATH", "/usr/sbin"),
+                NatsBinary.DEBIAN_PATH))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("NATS_SERVER_BIN=/nonexistent/nats-server");
+    }
+}
