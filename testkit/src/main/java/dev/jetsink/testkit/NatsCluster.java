@@ -125,6 +125,23 @@ public final class NatsCluster implements AutoCloseable {
     }
 
     /**
+     * Waits until {@code stream} has a leader and every other replica is online and current.
+     * Call it after {@link #restart(int)} before reading a stream: until the restarted replica
+     * has caught up (about 2 s here), nats-server 2.9 lets it answer stream info itself, with
+     * no leader and its stale message count.
+     */
+    public void awaitStreamCurrent(String stream) {
+        retry("all replicas of stream " + stream + " current", Duration.ofSeconds(30), jsm -> {
+            ClusterInfo info = jsm.getStreamInfo(stream).getClusterInfo();
+            boolean current = info != null && info.getLeader() != null
+                    && info.getReplicas() != null
+                    && info.getReplicas().size() == SIZE - 1
+                    && info.getReplicas().stream().allMatch(r -> r.isCurrent() && !r.isOffline());
+            return current ? Optional.of(true) : Optional.empty();
+        });
+    }
+
+    /**
      * Waits until JetStream answers: a meta leader is elected and, when every node is alive, an
      * R3 stream can be placed (so all peers are known). Throws with the nodes' log tails if that
      * takes longer than 45 s.
