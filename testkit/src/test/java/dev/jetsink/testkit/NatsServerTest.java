@@ -9,6 +9,10 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.api.PublishAck;
 import io.nats.client.PublishOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -87,5 +91,55 @@ class NatsServerTest {
                 NatsBinary.DEBIAN_PATH))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("NATS_SERVER_BIN=/nonexistent/nats-server");
+    }
+
+    @Test
+    void configTextAndMaxPayloadReachTheServer() throws Exception {
+        try (NatsServer nats = NatsServer.builder().jetStream(false)
+                .config("server_name: configured_by_test").maxPayload(4096).build().start();
+             Connection conn = Nats.connect(nats.url())) {
+            assertThat(conn.getServerInfo().getServerName()).isEqualTo("configured_by_test");
+            assertThat(conn.getServerInfo().getMaxPayload()).isEqualTo(4096);
+            assertThat(conn.getServerInfo().isJetStreamAvailable()).isFalse();
+        }
+    }
+
+    @Test
+    void stopShutsDownCleanlyAndCloseRemovesTheTemporaryFiles() {
+        NatsServer nats = NatsServer.startDefault();
+        Path store = nats.storeDir();
+        assertThat(nats.logFile()).exists();
+
+        nats.stop();
+        assertThat(nats.isAlive()).isFalse();
+        assertThat(nats.logTail(50)).contains("Server Exiting");
+
+        nats.close();
+        assertThat(store).doesNotExist();
+        assertThat(nats.logFile()).doesNotExist();
+    }
+
+    @Test
+    void restartWaitsOutAPortThatIsBrieflyTaken() throws Exception {
+        try (NatsServer nats = NatsServer.startDefault()) {
+            int port = nats.port();
+            nats.kill();
+            ServerSocket squatter = new ServerSocket();
+            squatter.setReuseAddress(true);
+            squatter.bind(new InetSocketAddress("127.0.0.1", port));
+            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS).execute(() -> {
+                try {
+                    squatter.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+
+            nats.restart();
+
+            assertThat(nats.port()).isEqualTo(port);
+            assertThat(nats.logTail(200)).as("the first attempt met the taken port")
+                    .contains("address already in use");
+        }
     }
 }
