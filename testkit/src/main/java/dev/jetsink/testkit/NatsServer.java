@@ -166,16 +166,7 @@ public final class NatsServer implements AutoCloseable {
 
     /** The last {@code lines} lines of the log, for assertion and error messages. */
     public String logTail(int lines) {
-        try {
-            if (!Files.exists(logFile)) {
-                return "(no log yet at " + logFile + ")";
-            }
-            List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
-            return "--- " + logFile + " (last " + lines + " lines) ---\n"
-                    + String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException e) {
-            return "(cannot read " + logFile + ": " + e.getMessage() + ")";
-        }
+        return ServerLog.tail(logFile, lines);
     }
 
     /**
@@ -282,18 +273,13 @@ public final class NatsServer implements AutoCloseable {
     }
 
     private static Optional<Path> writeConfig(NatsServerOptions options, Path file) {
-        StringBuilder text = new StringBuilder();
-        options.maxPayload().ifPresent(max -> text.append("max_payload: ").append(max).append('\n'));
-        options.config().ifPresent(extra -> text.append(extra).append('\n'));
-        if (text.length() == 0) {
-            return Optional.empty();
-        }
-        try {
-            Files.writeString(file, text.toString(), StandardCharsets.UTF_8);
-            return Optional.of(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return options.configFileText().map(text -> {
+            try {
+                return Files.writeString(file, text, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
     private static void pauseBriefly(long millis) {

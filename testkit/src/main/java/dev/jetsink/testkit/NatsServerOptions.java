@@ -28,6 +28,14 @@ public record NatsServerOptions(Path binary, boolean jetStream, Optional<Path> s
         extraArgs = List.copyOf(extraArgs);
     }
 
+    /** The config file to write: {@code max_payload} and the extra text, if there is either. */
+    public Optional<String> configFileText() {
+        StringBuilder text = new StringBuilder();
+        maxPayload.ifPresent(max -> text.append("max_payload: ").append(max).append('\n'));
+        config.ifPresent(extra -> text.append(extra).append('\n'));
+        return text.length() == 0 ? Optional.empty() : Optional.of(text.toString());
+    }
+
     /** A builder with JetStream on, a temporary store dir and {@link NatsBinary#locate()}. */
     public static Builder builder() {
         return new Builder();
