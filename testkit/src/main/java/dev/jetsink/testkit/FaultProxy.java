@@ -182,18 +182,19 @@ public final class FaultProxy implements AutoCloseable {
     }
 
     private void handle(Socket client) {
+        if (mode().kind() == ProxyMode.Kind.REFUSE) {
+            ProxyLink.resetSocket(client);
+            return;
+        }
         Socket upstream = new Socket();
         try {
             client.setTcpNoDelay(true);
-            if (mode().kind() == ProxyMode.Kind.REFUSE) {
-                new ProxyLink(client, upstream, this, l -> { }).reset();
-                return;
-            }
             upstream.connect(target, 2000);
             upstream.setTcpNoDelay(true);
         } catch (IOException e) {
             // Target down: the client sees what it would see without the proxy, a reset.
-            new ProxyLink(client, upstream, this, l -> { }).reset();
+            ProxyLink.resetSocket(client);
+            ProxyLink.resetSocket(upstream);
             return;
         }
         ProxyLink link = new ProxyLink(client, upstream, this, links::remove);

@@ -10,6 +10,7 @@ import io.nats.client.api.StorageType;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +53,7 @@ public final class NatsCluster implements AutoCloseable {
     }
 
     /** Starts three nodes of this binary and waits until {@link #awaitReady()}. */
-    public static NatsCluster start(java.nio.file.Path binary) {
+    public static NatsCluster start(Path binary) {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
             List<NatsServer> started = new ArrayList<>();

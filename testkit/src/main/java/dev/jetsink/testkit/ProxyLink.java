@@ -79,6 +79,12 @@ final class ProxyLink {
         onClose.accept(this);
     }
 
+    /** Closes a socket so that its peer gets a TCP RST. */
+    static void resetSocket(Socket s) {
+        abort(s);
+        closeQuietly(s);
+    }
+
     private static void abort(Socket s) {
         try {
             s.setSoLinger(true, 0);
