@@ -230,8 +230,8 @@ final class Dispatcher implements Runnable {
     private void delivered(PendingEntry p, boolean duplicate) {
         long attemptsMade = p.retry().recordFinalAttempt();
         ctx.queue().resolve(p.seq());
-        ctx.events().entryResolved(new LifecycleEvent.EntryResolved(
-            ctx.target(), p.entry().msgId(), duplicate, attemptsMade));
+        ctx.events().entryResolved(new LifecycleEvent.EntryResolved(ctx.target(), p.entry().msgId(), duplicate,
+            attemptsMade, Duration.between(p.entry().queuedAt(), ctx.clock().instant())));
         if (p == probe) {
             leaveProbeMode();
         }

@@ -20,7 +20,8 @@ public sealed interface LifecycleEvent {
     }
 
     /** An entry left the live queue because it was delivered ({@code duplicate}: already stored). */
-    record EntryResolved(String target, String msgId, boolean duplicate, long lifetimeAttempts)
+    record EntryResolved(String target, String msgId, boolean duplicate, long lifetimeAttempts,
+                         java.time.Duration sinceQueued)
             implements LifecycleEvent {
     }
 

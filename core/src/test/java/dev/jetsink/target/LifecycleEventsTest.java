@@ -20,8 +20,8 @@ class LifecycleEventsTest {
     @Test
     void testAwaitsAnEventPublishedByAnotherThread() throws Exception {
         CompletableFuture<Void> publisher = CompletableFuture.runAsync(() -> {
-            events.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id-1", false, 1));
-            events.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id-2", true, 2));
+            events.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id-1", false, 1, java.time.Duration.ZERO));
+            events.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id-2", true, 2, java.time.Duration.ZERO));
         });
 
         LifecycleEvent.EntryResolved resolved = events.await(LifecycleEvent.EntryResolved.class,
@@ -72,7 +72,7 @@ class LifecycleEventsTest {
 
     @Test
     void noneListenerIgnoresEvents() {
-        LifecycleListener.NONE.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id", false, 1));
+        LifecycleListener.NONE.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id", false, 1, java.time.Duration.ZERO));
         assertThat(events.all()).isEmpty();
     }
 }

@@ -1,0 +1,116 @@
+package dev.jetsink.metrics;
+
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.queue.QueueStore;
+import dev.jetsink.target.FailedEventStore;
+import dev.jetsink.target.LifecycleEvent;
+import dev.jetsink.target.LifecycleListener;
+import dev.jetsink.target.NatsTarget;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The metrics of SPEC §9 in a Micrometer registry the caller passes in. The four {@code rustfs_*}
+ * series are gauges carrying cumulative counts, as in the origin system (a Micrometer counter
+ * would gain a {@code _total} suffix); jetsink's own series use counters and a timer.
+ *
+ * <p>Register each target with {@link #register(NatsTarget)} and pass this object as (one of) the
+ * runtime's lifecycle listeners so it sees acknowledgements, failures and exhaustions.
+ */
+public final class TargetMetrics implements LifecycleListener {
+
+    private final MeterRegistry registry;
+    private final Map<String, PerTarget> byTarget = new ConcurrentHashMap<>();
+
+    public TargetMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** Binds the gauges of one target; safe to call once per target. */
+    public void register(NatsTarget target) {
+        TargetKind kind = target.config().kind();
+        Tags tags = Tags.of("target_id", target.config().id() + ":nats", "target_type", "nats");
+        String prefix = kind.metricPrefix();
+        Gauge.builder(kind.queueLengthMetric(), target, NatsTarget::queueLength).tags(tags)
+            .description("live entries in the target's local queue").register(registry);
+        Gauge.builder(prefix + "failed_messages", target, NatsTarget::failedCount).tags(tags)
+            .description("events that left the queue for good: terminal moves plus ingest rejections").register(registry);
+        Gauge.builder(prefix + "failed_store_length", target,
+                t -> t.failedStore().map(FailedEventStore::count).orElse(0))
+            .tags(tags).description("records in the failed-events store").register(registry);
+        Gauge.builder(prefix + "total_messages", target, NatsTarget::acceptedCount).tags(tags)
+            .description("events accepted into the target").register(registry);
+        Tags own = tags.and("kind", kind.label());
+        Gauge.builder("jetsink_stream_verdict", target, t -> t.verdictPass() ? 1 : 0).tags(own)
+            .description("1 when the last stream validation passed").register(registry);
+        Gauge.builder("jetsink_queue_bytes", target, t -> t.queue().map(QueueStore::bytes).orElse(0L)).tags(own)
+            .description("bytes of the target's queue segments on disk").register(registry);
+        FunctionCounter.builder("jetsink_queue_corrupt_records", target,
+                t -> t.queue().map(QueueStore::corruptRecords).orElse(0L)).tags(own)
+            .description("damaged queue records found and skipped").register(registry);
+        byTarget.put(target.displayId(), new PerTarget(registry, own));
+    }
+
+    @Override
+    public void entryResolved(LifecycleEvent.EntryResolved e) {
+        PerTarget m = byTarget.get(e.target());
+        if (m != null) {
+            m.publishSeconds.record(e.sinceQueued());
+            (e.duplicate() ? m.duplicateAttempts : m.successAttempts).increment();
+            if (e.duplicate()) {
+                m.duplicateAcks.increment();
+            }
+        }
+    }
+
+    @Override
+    public void attemptFailed(LifecycleEvent.AttemptFailed e) {
+        PerTarget m = byTarget.get(e.target());
+        if (m != null) {
+            (e.outcome().isPermanent() ? m.permanentAttempts : m.transientAttempts).increment();
+        }
+    }
+
+    @Override
+    public void cycleExhausted(LifecycleEvent.CycleExhausted e) {
+        PerTarget m = byTarget.get(e.target());
+        if (m != null) {
+            m.exhaustions.increment();
+        }
+    }
+
+    /** Per-target meters that lifecycle events drive. */
+    private static final class PerTarget {
+        final Timer publishSeconds;
+        final Counter successAttempts;
+        final Counter duplicateAttempts;
+        final Counter transientAttempts;
+        final Counter permanentAttempts;
+        final Counter duplicateAcks;
+        final Counter exhaustions;
+
+        PerTarget(MeterRegistry r, Tags tags) {
+            publishSeconds = Timer.builder("jetsink_publish_seconds").tags(tags)
+                .description("time from enqueue to acknowledgement").publishPercentileHistogram().register(r);
+            successAttempts = attempts(r, tags, "success");
+            duplicateAttempts = attempts(r, tags, "duplicate");
+            transientAttempts = attempts(r, tags, "transient");
+            permanentAttempts = attempts(r, tags, "permanent");
+            duplicateAcks = Counter.builder("jetsink_duplicate_acks").tags(tags)
+                .description("acknowledgements reporting an already stored msg id").register(r);
+            exhaustions = Counter.builder("jetsink_retry_exhaustions").tags(tags)
+                .description("retry cycles an entry spent without delivering").register(r);
+        }
+
+        private static Counter attempts(MeterRegistry r, Tags tags, String outcome) {
+            return Counter.builder("jetsink_publish_attempts").tags(tags.and("outcome", outcome))
+                .description("publish attempts by outcome").register(r);
+        }
+    }
+}
