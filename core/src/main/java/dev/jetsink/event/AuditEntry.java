@@ -1,0 +1,193 @@
+package dev.jetsink.event;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One audit log entry, as a store POSTs it to an audit webhook.
+ *
+ * <p>The JSON tree is the source of truth and every field survives into the envelope's
+ * {@code data}, except credentials: {@code Authorization}, {@code Proxy-Authorization},
+ * {@code X-Amz-Security-Token}, {@code Cookie} and {@code Set-Cookie} in {@code requestHeader}
+ * and {@code responseHeader}, and {@code X-Amz-Security-Token} / {@code X-Amz-Signature} in
+ * {@code requestQuery}, are replaced by {@code ***} when the entry is created, so no instance
+ * ever holds them. Nothing is required beyond being a JSON object; when present, {@code api}
+ * and the header maps must be objects and {@code api.name}, {@code api.bucket},
+ * {@code api.object} and {@code event} strings. Immutable: the tree is copied in and out.
+ */
+public final class AuditEntry {
+    private final ObjectNode tree;
+    private final Optional<String> apiName;
+    private final Optional<String> apiBucket;
+    private final Optional<String> apiObject;
+    private final Optional<String> event;
+    private final Map<String, String> requestHeader;
+
+    private AuditEntry(ObjectNode tree) throws MalformedEventException {
+        this.tree = tree;
+        Fields.object(tree, "api");
+        this.apiName = Fields.string(tree, "api.name");
+        this.apiBucket = Fields.string(tree, "api.bucket");
+        this.apiObject = Fields.string(tree, "api.object");
+        this.event = Fields.string(tree, "event");
+        Optional<ObjectNode> headers = Fields.object(tree, "requestHeader");
+        Fields.object(tree, "responseHeader");
+        Fields.object(tree, "requestQuery");
+        Redaction.apply(tree);
+        this.requestHeader = headers.map(AuditEntry::stringValues).orElse(Map.of());
+    }
+
+    /** An entry from a JSON tree (copied, then redacted), type-checked as described above. */
+    public static AuditEntry of(ObjectNode entry) throws MalformedEventException {
+        return new AuditEntry(Objects.requireNonNull(entry, "entry").deepCopy());
+    }
+
+    /* The parser owns the trees it builds, so it hands them over without a copy. */
+    static AuditEntry adopt(ObjectNode entry) throws MalformedEventException {
+        return new AuditEntry(entry);
+    }
+
+    /** Starts an entry for an embedding store; {@code apiName} is e.g. {@code PutObject}. */
+    public static Builder builder(String apiName) {
+        return new Builder(apiName);
+    }
+
+    /** {@code api.name}, e.g. {@code PutObject}. */
+    public Optional<String> apiName() {
+        return apiName;
+    }
+
+    /** {@code api.bucket}; absent for calls that name no bucket (ListBuckets). */
+    public Optional<String> apiBucket() {
+        return apiBucket;
+    }
+
+    /** {@code api.object}. */
+    public Optional<String> apiObject() {
+        return apiObject;
+    }
+
+    /** The entry's {@code event}. */
+    public Optional<String> event() {
+        return event;
+    }
+
+    /** String-valued {@code requestHeader} fields, credentials already masked; read-only. */
+    public Map<String, String> requestHeader() {
+        return requestHeader;
+    }
+
+    /** A copy of the whole (redacted) entry, unknown fields included. */
+    public ObjectNode json() {
+        return tree.deepCopy();
+    }
+
+    ObjectNode tree() {
+        return tree;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof AuditEntry other && tree.equals(other.tree);
+    }
+
+    @Override
+    public int hashCode() {
+        return tree.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "AuditEntry[" + event.orElse("") + " " + apiName.orElse("") + " "
+                + apiBucket.orElse("") + "/" + apiObject.orElse("") + "]";
+    }
+
+    private static Map<String, String> stringValues(ObjectNode headers) {
+        Map<String, String> values = new LinkedHashMap<>();
+        headers.fields().forEachRemaining(f -> {
+            if (f.getValue().isTextual()) {
+                values.put(f.getKey(), f.getValue().textValue());
+            }
+        });
+        return Collections.unmodifiableMap(values);
+    }
+
+    /** Builds an entry in the layout stores send ({@code version} "1"); unset fields are left out. */
+    public static final class Builder {
+        private final ObjectNode tree = JsonBody.MAPPER.createObjectNode();
+
+        private Builder(String apiName) {
+            tree.put("version", "1");
+            // Set now so api keeps its place near the top, as in what stores send.
+            tree.putObject("api").put("name", Objects.requireNonNull(apiName, "apiName"));
+        }
+
+        /** Any top-level field, e.g. {@code time}, {@code deploymentid}, {@code requestID} (copied). */
+        public Builder field(String name, JsonNode value) {
+            tree.set(Objects.requireNonNull(name), Objects.requireNonNull(value).deepCopy());
+            return this;
+        }
+
+        /** A top-level string field, e.g. {@code event}, {@code remotehost}, {@code accessKey}. */
+        public Builder field(String name, String value) {
+            tree.put(Objects.requireNonNull(name), Objects.requireNonNull(value));
+            return this;
+        }
+
+        public Builder event(String value) {
+            return field("event", value);
+        }
+
+        public Builder bucket(String value) {
+            api().put("bucket", Objects.requireNonNull(value));
+            return this;
+        }
+
+        public Builder object(String value) {
+            api().put("object", Objects.requireNonNull(value));
+            return this;
+        }
+
+        public Builder status(String status, int statusCode) {
+            api().put("status", Objects.requireNonNull(status));
+            api().put("statusCode", statusCode);
+            return this;
+        }
+
+        public Builder requestHeader(String name, String value) {
+            header("requestHeader", name, value);
+            return this;
+        }
+
+        public Builder responseHeader(String name, String value) {
+            header("responseHeader", name, value);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when a field set through {@link #field} has the wrong type */
+        public AuditEntry build() {
+            try {
+                return new AuditEntry(tree.deepCopy());
+            } catch (MalformedEventException e) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
+        }
+
+        /* field("api", ..) may have replaced the api object; setters write into whichever is current. */
+        private ObjectNode api() {
+            JsonNode current = tree.get("api");
+            return current instanceof ObjectNode o ? o : tree.putObject("api");
+        }
+
+        private void header(String map, String name, String value) {
+            JsonNode existing = tree.get(map);
+            ObjectNode headers = existing instanceof ObjectNode o ? o : tree.putObject(map);
+            headers.put(Objects.requireNonNull(name), Objects.requireNonNull(value));
+        }
+    }
+}

@@ -1,0 +1,184 @@
+package dev.jetsink.event;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a request body into JSON trees under fixed limits, and writes trees back out. The one
+ * place that knows Jackson's configuration, so parse limits and number handling cannot drift
+ * between notify and audit.
+ */
+final class JsonBody {
+    /** Largest body the parser accepts; the HTTP ingest answers 413 above this before parsing. */
+    static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+    /** Deepest nesting accepted; real records nest about 5 levels, audit entries about 4. */
+    static final int MAX_DEPTH = 64;
+    static final int MAX_NAME_CHARS = 64 * 1024;
+
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_DEPTH)
+                    .maxStringLength(MAX_BODY_BYTES)
+                    .maxNameLength(MAX_NAME_CHARS)
+                    .maxDocumentLength(MAX_BODY_BYTES)
+                    .build())
+            // Emoji and other astral characters go out as plain UTF-8, not as \uD83D\uDCF7 pairs.
+            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
+            .build();
+
+    /*
+     * Floats are read as exact decimals with their trailing zeros kept, so "size":1.50 or a
+     * 30-digit number a store adds later comes out as it went in, not rounded through a double.
+     */
+    static final ObjectMapper MAPPER = JsonMapper.builder(FACTORY)
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .build();
+
+    /** One top-level JSON value of a body and the line it starts on (1-based). */
+    record Root(JsonNode node, int line) {
+    }
+
+    private JsonBody() {
+    }
+
+    /** Every top-level value of {@code body}, in order; empty when the body holds only whitespace. */
+    static List<Root> roots(byte[] body) throws MalformedEventException {
+        if (body.length > MAX_BODY_BYTES) {
+            throw new MalformedEventException("body is larger than " + MAX_BODY_BYTES + " bytes");
+        }
+        checkUtf8(body);
+        List<Root> roots = new ArrayList<>();
+        JsonParser parser = null;
+        try {
+            parser = MAPPER.createParser(body);
+            while (parser.nextToken() != null) {
+                int line = parser.currentTokenLocation().getLineNr();
+                roots.add(new Root(MAPPER.readTree(parser), line));
+            }
+            return roots;
+        } catch (JsonEOFException e) {
+            throw located(e, parser, "JSON ends before the value is complete");
+        } catch (StreamConstraintsException e) {
+            throw located(e, parser, limitBroken(e));
+        } catch (JsonProcessingException e) {
+            throw located(e, parser, "not valid JSON");
+        } catch (IOException e) {
+            // A byte array cannot fail to read; anything else here is a bug, not bad input.
+            throw new UncheckedIOException(e);
+        } finally {
+            closeQuietly(parser);
+        }
+    }
+
+    /** Compact UTF-8 JSON of whatever {@code writer} emits. */
+    static byte[] write(GeneratorWork writer) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        try (JsonGenerator gen = MAPPER.createGenerator((OutputStream) out, JsonEncoding.UTF8)) {
+            writer.writeTo(gen);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** What {@link #write} runs against a generator. */
+    @FunctionalInterface
+    interface GeneratorWork {
+        void writeTo(JsonGenerator gen) throws IOException;
+    }
+
+    /*
+     * Jackson decodes most bad UTF-8 itself but not all of it (encoded surrogates, bytes outside
+     * strings), and it guesses UTF-16/32 from zero bytes; checking up front with a strict decoder
+     * and refusing NUL (never legal raw in JSON) makes "UTF-8 only" a fact, not a hope.
+     */
+    private static void checkUtf8(byte[] body) throws MalformedEventException {
+        for (int i = 0; i < body.length; i++) {
+            if (body[i] == 0) {
+                throw new MalformedEventException("not valid JSON: NUL byte at byte offset " + i);
+            }
+        }
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = ByteBuffer.wrap(body);
+        CharBuffer scratch = CharBuffer.allocate(8192);
+        while (true) {
+            CoderResult result = decoder.decode(in, scratch, true);
+            if (result.isError()) {
+                throw new MalformedEventException("body is not valid UTF-8 at byte offset " + in.position());
+            }
+            if (result.isUnderflow()) {
+                break;
+            }
+            scratch.clear();
+        }
+        scratch.clear();
+        if (decoder.flush(scratch).isError()) {
+            throw new MalformedEventException("body is not valid UTF-8 at byte offset " + body.length);
+        }
+    }
+
+    private static MalformedEventException located(JsonProcessingException e, JsonParser parser, String what) {
+        JsonLocation at = e.getLocation() != null ? e.getLocation()
+                : parser != null ? parser.currentLocation() : null;
+        if (at == null || at.getLineNr() < 1) {
+            return new MalformedEventException(what);
+        }
+        return new MalformedEventException("line " + at.getLineNr() + ": " + what + " at column " + at.getColumnNr());
+    }
+
+    /* Jackson reports which limit broke only in prose; map it to our own words and numbers. */
+    private static String limitBroken(StreamConstraintsException e) {
+        String m = String.valueOf(e.getOriginalMessage());
+        if (m.contains("nesting depth")) {
+            return "nesting deeper than " + MAX_DEPTH + " levels";
+        }
+        if (m.contains("String value length")) {
+            return "string longer than " + MAX_BODY_BYTES + " characters";
+        }
+        if (m.contains("Name length")) {
+            return "field name longer than " + MAX_NAME_CHARS + " characters";
+        }
+        if (m.contains("Number value length")) {
+            return "number with too many digits";
+        }
+        return "JSON exceeds the parser's limits";
+    }
+
+    private static void closeQuietly(JsonParser parser) {
+        if (parser != null) {
+            try {
+                parser.close();
+            } catch (IOException ignored) {
+                // Closing a parser over a byte array releases buffers only; nothing can be lost.
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package dev.jetsink.event;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One S3 event record, as found in the {@code Records} array of a store's webhook body.
+ *
+ * <p>The JSON tree is the source of truth: every field the store sent, known or not, is kept in
+ * its order and published unchanged in the envelope's {@code data}. The accessors cover only the
+ * fields jetsink itself needs. Required: {@code eventName}, {@code s3.bucket.name},
+ * {@code s3.object.key} (non-empty strings). Instances are immutable: the tree is copied on the
+ * way in and on the way out.
+ */
+public final class S3EventRecord {
+    private static final DateTimeFormatter EVENT_TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    private final ObjectNode tree;
+    private final String eventName;
+    private final String bucketName;
+    private final String objectKey;
+    private final String decodedObjectKey;
+    private final Optional<String> contentType;
+
+    private S3EventRecord(ObjectNode tree) throws MalformedEventException {
+        this.tree = tree;
+        this.eventName = Fields.requiredString(tree, "eventName");
+        Fields.requiredObject(tree, "s3");
+        Fields.requiredObject(tree, "s3.bucket");
+        this.bucketName = Fields.requiredString(tree, "s3.bucket.name");
+        Fields.requiredObject(tree, "s3.object");
+        this.objectKey = Fields.requiredString(tree, "s3.object.key");
+        this.decodedObjectKey = ObjectKeys.decode(objectKey);
+        this.contentType = Fields.string(tree, "s3.object.contentType");
+    }
+
+    /** A record from a JSON tree (copied), checked for the required fields. */
+    public static S3EventRecord of(ObjectNode record) throws MalformedEventException {
+        return new S3EventRecord(Objects.requireNonNull(record, "record").deepCopy());
+    }
+
+    /* The parser owns the trees it builds, so it hands them over without a copy. */
+    static S3EventRecord adopt(ObjectNode record) throws MalformedEventException {
+        return new S3EventRecord(record);
+    }
+
+    /**
+     * Starts a record for an embedding store that has no JSON at hand.
+     *
+     * @param eventName e.g. {@code s3:ObjectCreated:Put}
+     * @param bucket    bucket name
+     * @param objectKey the object key as stored (decoded); it is form-encoded in the record
+     */
+    public static Builder builder(String eventName, String bucket, String objectKey) {
+        return new Builder(eventName, bucket, objectKey);
+    }
+
+    /** e.g. {@code s3:ObjectCreated:Put}. */
+    public String eventName() {
+        return eventName;
+    }
+
+    /** {@code s3.bucket.name}. */
+    public String bucketName() {
+        return bucketName;
+    }
+
+    /** {@code s3.object.key} exactly as in the record: form-encoded ({@code my+photo.jpg}). */
+    public String objectKey() {
+        return objectKey;
+    }
+
+    /** The object key decoded ({@code my photo.jpg}); the raw key when its encoding is malformed. */
+    public String decodedObjectKey() {
+        return decodedObjectKey;
+    }
+
+    /** {@code s3.object.contentType}; absent on delete events. */
+    public Optional<String> contentType() {
+        return contentType;
+    }
+
+    /** A copy of the whole record, unknown fields included. */
+    public ObjectNode json() {
+        return tree.deepCopy();
+    }
+
+    ObjectNode tree() {
+        return tree;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof S3EventRecord other && tree.equals(other.tree);
+    }
+
+    @Override
+    public int hashCode() {
+        return tree.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "S3EventRecord[" + eventName + " " + bucketName + "/" + decodedObjectKey + "]";
+    }
+
+    /**
+     * Builds a record in the layout RustFS sends (eventVersion 2.1, s3SchemaVersion 1.0).
+     * Only fields that were set appear, so a delete carries no size or eTag.
+     */
+    public static final class Builder {
+        private final String eventName;
+        private final String bucket;
+        private final String objectKey;
+        private String eventSource = "";
+        private String awsRegion = "";
+        private Instant eventTime;
+        private String principalId = "";
+        private Long size;
+        private String eTag = "";
+        private String contentType = "";
+        private String versionId = "";
+        private String sequencer = "";
+        private final Map<String, String> userMetadata = new LinkedHashMap<>();
+        private final Map<String, JsonNode> extra = new LinkedHashMap<>();
+
+        private Builder(String eventName, String bucket, String objectKey) {
+            this.eventName = Objects.requireNonNull(eventName, "eventName");
+            this.bucket = Objects.requireNonNull(bucket, "bucket");
+            this.objectKey = Objects.requireNonNull(objectKey, "objectKey");
+        }
+
+        /** e.g. {@code rustfs:s3}. */
+        public Builder eventSource(String value) {
+            eventSource = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder awsRegion(String value) {
+            awsRegion = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** Written as RFC 3339 UTC with milliseconds, as stores do. */
+        public Builder eventTime(Instant value) {
+            eventTime = Objects.requireNonNull(value);
+            return this;
+        }
+
+        /** {@code userIdentity.principalId}. */
+        public Builder principalId(String value) {
+            principalId = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder size(long value) {
+            size = value;
+            return this;
+        }
+
+        public Builder eTag(String value) {
+            eTag = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder contentType(String value) {
+            contentType = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder versionId(String value) {
+            versionId = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder sequencer(String value) {
+            sequencer = Objects.requireNonNull(value);
+            return this;
+        }
+
+        public Builder userMetadata(String name, String value) {
+            userMetadata.put(Objects.requireNonNull(name), Objects.requireNonNull(value));
+            return this;
+        }
+
+        /** Any other top-level field, appended after the standard ones (the value is copied). */
+        public Builder field(String name, JsonNode value) {
+            extra.put(Objects.requireNonNull(name), Objects.requireNonNull(value).deepCopy());
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when the event name, bucket or key is empty */
+        public S3EventRecord build() {
+            JsonNodeFactory f = JsonBody.MAPPER.getNodeFactory();
+            ObjectNode r = f.objectNode();
+            r.put("eventVersion", "2.1");
+            putIfSet(r, "eventSource", eventSource);
+            putIfSet(r, "awsRegion", awsRegion);
+            if (eventTime != null) {
+                r.put("eventTime", EVENT_TIME.format(eventTime));
+            }
+            r.put("eventName", eventName);
+            if (!principalId.isEmpty()) {
+                r.putObject("userIdentity").put("principalId", principalId);
+            }
+            ObjectNode s3 = r.putObject("s3");
+            s3.put("s3SchemaVersion", "1.0");
+            ObjectNode b = s3.putObject("bucket");
+            b.put("name", bucket);
+            b.put("arn", "arn:aws:s3:::" + bucket);
+            ObjectNode o = s3.putObject("object");
+            o.put("key", ObjectKeys.encode(objectKey));
+            if (size != null) {
+                o.put("size", size.longValue());
+            }
+            putIfSet(o, "eTag", eTag);
+            putIfSet(o, "contentType", contentType);
+            if (!userMetadata.isEmpty()) {
+                ObjectNode meta = o.putObject("userMetadata");
+                userMetadata.forEach(meta::put);
+            }
+            putIfSet(o, "versionId", versionId);
+            putIfSet(o, "sequencer", sequencer);
+            extra.forEach(r::set);
+            try {
+                return new S3EventRecord(r);
+            } catch (MalformedEventException e) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
+        }
+
+        private static void putIfSet(ObjectNode node, String name, String value) {
+            if (!value.isEmpty()) {
+                node.put(name, value);
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.jetsink.nats;
+
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A target's stream-validation verdict (§6): {@code PASS} or {@code UNSET}. While UNSET every
+ * publish attempt and health check first runs a live validation; the first pass sets PASS.
+ *
+ * <p>Both transitions are atomic and say whether they changed anything, which is how callers do
+ * things once per verdict: log the success line only when {@link #pass()} returns true; warn about
+ * an unexpected stream, or treat a 10109 sealed rejection as terminal, only when
+ * {@link #reset(ResetReason)} returns true (the first such outcome after a PASS).
+ */
+public final class Verdict {
+
+    /** The two states. */
+    public enum State { PASS, UNSET }
+
+    /** Why a verdict went back to UNSET (§6: the guide's list plus jetsink's additions). */
+    public enum ResetReason {
+        NEW_CONNECTION("new connection"),
+        RECONNECTED("reconnected"),
+        TLS_ROTATED("TLS material rotated"),
+        UNEXPECTED_STREAM("unexpected stream"),
+        STREAM_NOT_FOUND("stream not found"),
+        NO_RESPONDERS("no responders"),
+        STREAM_SEALED("stream sealed");
+
+        private final String label;
+
+        ResetReason(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    private record Snapshot(State state, Optional<ResetReason> lastReset) {
+    }
+
+    private final AtomicReference<Snapshot> current =
+            new AtomicReference<>(new Snapshot(State.UNSET, Optional.empty()));
+
+    /** A new verdict starts UNSET: nothing has been validated yet. */
+    public Verdict() {
+    }
+
+    public State state() {
+        return current.get().state();
+    }
+
+    public boolean isPass() {
+        return state() == State.PASS;
+    }
+
+    /** The reason of the latest reset, if there was one. */
+    public Optional<ResetReason> lastResetReason() {
+        return current.get().lastReset();
+    }
+
+    /** Sets PASS; true if the verdict was UNSET (so the caller logs the success line). */
+    public boolean pass() {
+        while (true) {
+            Snapshot now = current.get();
+            if (now.state() == State.PASS) {
+                return false;
+            }
+            if (current.compareAndSet(now, new Snapshot(State.PASS, now.lastReset()))) {
+                return true;
+            }
+        }
+    }
+
+    /** Sets UNSET; true if the verdict was PASS (this is the first reset of that PASS period). */
+    public boolean reset(ResetReason reason) {
+        while (true) {
+            Snapshot now = current.get();
+            if (now.state() == State.UNSET) {
+                return false;
+            }
+            if (current.compareAndSet(now, new Snapshot(State.UNSET, Optional.of(reason)))) {
+                return true;
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.jetsink.target;
+
+import dev.jetsink.nats.Outcome;
+import dev.jetsink.nats.Verdict;
+
+import java.util.Optional;
+
+/**
+ * The lifecycle events of a target (§6, last bullet), one record per kind. Each names its target by
+ * id as shown everywhere (e.g. {@code notify primary:nats}) and entries by their {@code Nats-Msg-Id}.
+ */
+public sealed interface LifecycleEvent {
+
+    /** The target the event belongs to. */
+    String target();
+
+    /** The stream verdict changed; {@code reason} is present for a reset. */
+    record VerdictChanged(String target, Verdict.State state, Optional<Verdict.ResetReason> reason)
+            implements LifecycleEvent {
+    }
+
+    /** An entry left the live queue because it was delivered ({@code duplicate}: already stored). */
+    record EntryResolved(String target, String msgId, boolean duplicate, long lifetimeAttempts)
+            implements LifecycleEvent {
+    }
+
+    /** An entry was recorded in the failed store after a permanent outcome. */
+    record MovedToFailedStore(String target, String msgId, Outcome outcome, long lifetimeAttempts)
+            implements LifecycleEvent {
+    }
+
+    /** An entry spent a cycle without delivering and stays queued. */
+    record CycleExhausted(String target, String msgId, int cycle, long lifetimeAttempts)
+            implements LifecycleEvent {
+    }
+
+    /** The target stopped opening new publishes; {@code probeMsgId} is the entry retried alone. */
+    record ProbeModeEntered(String target, String probeMsgId) implements LifecycleEvent {
+    }
+
+    /** The probe delivered and the publish window reopened. */
+    record ProbeModeLeft(String target) implements LifecycleEvent {
+    }
+
+    /** The target's connection changed. */
+    record ConnectionChanged(String target, ConnectionEvent event) implements LifecycleEvent {
+    }
+
+    /** One attempt failed with {@code outcome} (transient or permanent). */
+    record AttemptFailed(String target, String msgId, Outcome outcome, int attemptInCycle)
+            implements LifecycleEvent {
+    }
+
+    /** Connection changes a target reports. */
+    enum ConnectionEvent { CONNECTED, DISCONNECTED, RECONNECTED, CLOSED }
+}
