@@ -1,5 +1,8 @@
 package dev.jetsink.nats;
 
+import dev.jetsink.config.Secret;
+import dev.jetsink.config.ServerAddress;
+import dev.jetsink.config.TargetConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -66,25 +69,25 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
     }
 
     /**
-     * Turns an {@code address} value into server URLs: {@code host:port} becomes
-     * {@code nats://host:port}; otherwise a comma-separated list of {@code nats://} / {@code tls://}
-     * URLs (cluster seeds), blanks around commas ignored.
+     * Settings for a validated target: its parsed servers and its auth and TLS keys. The config
+     * package's {@link Secret}s are revealed here, the one place that hands them to jnats.
+     */
+    public static ConnectionSettings from(TargetConfig target) {
+        return new ConnectionSettings(target.servers(), target.username(), target.password().map(Secret::reveal),
+                target.token().map(Secret::reveal), target.credentialsFile(), target.tlsCa(), target.tlsClientCert(),
+                target.tlsClientKey(), target.tlsRequired());
+    }
+
+    /**
+     * Turns an {@code address} value into server URLs with the config package's rules
+     * ({@link ServerAddress#parse}): {@code host:port} becomes {@code nats://host:port}; otherwise a
+     * comma-separated list of {@code nats://} / {@code tls://} URLs (cluster seeds, port optional).
      *
-     * @throws IllegalArgumentException if an entry is neither form
+     * @throws IllegalArgumentException if the address is malformed
      */
     public static List<String> parseAddress(String address) {
-        List<String> out = new ArrayList<>();
-        for (String part : address.split(",")) {
-            String entry = part.strip();
-            if (!entry.isEmpty()) {
-                out.add(entry.contains("://") ? entry : "nats://" + entry);
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException("address must name at least one server");
-        }
-        out.forEach(ConnectionSettings::requireUrl);
-        return List.copyOf(out);
+        return ServerAddress.parse(address).orElseThrow(() -> new IllegalArgumentException(
+                "address must be host:port or a comma-separated list of nats:// or tls:// URLs: " + redact(address)));
     }
 
     private static void requireUrl(String server) {
@@ -92,15 +95,14 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
         try {
             uri = new URI(server);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("address entry is not a valid URL: " + redact(server));
+            throw new IllegalArgumentException("server is not a valid URL: " + redact(server));
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("nats") && !scheme.equals("tls")) {
-            throw new IllegalArgumentException("address entry must be host:port or a nats:// or tls:// URL: "
-                    + redact(server));
+            throw new IllegalArgumentException("server must be a nats:// or tls:// URL: " + redact(server));
         }
-        if (uri.getHost() == null || uri.getPort() < 0) {
-            throw new IllegalArgumentException("address entry needs a host and a port: " + redact(server));
+        if (uri.getHost() == null) {
+            throw new IllegalArgumentException("server URL needs a host: " + redact(server));
         }
     }
 

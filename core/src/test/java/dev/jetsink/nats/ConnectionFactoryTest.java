@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -118,8 +119,11 @@ class ConnectionFactoryTest {
         try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = probe.getLocalPort();
         }
-        ConnectionFactory factory = ConnectionFactory.builder(
-                ConnectionSettings.forAddress("nats://bob:url-s3cret@127.0.0.1:" + port)).build();
+        // The config package refuses user info in addresses; the record alone must still not leak it.
+        ConnectionSettings settings = new ConnectionSettings(List.of("nats://bob:url-s3cret@127.0.0.1:" + port),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), Optional.empty(), false);
+        ConnectionFactory factory = ConnectionFactory.builder(settings).build();
         assertThatThrownBy(() -> factory.connect(Duration.ofSeconds(5)))
                 .isInstanceOf(ConnectFailedException.class)
                 .hasMessageNotContaining("url-s3cret")
