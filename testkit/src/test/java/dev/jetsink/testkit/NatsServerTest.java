@@ -1,0 +1,145 @@
+package dev.jetsink.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.nats.client.Connection;
+import io.nats.client.JetStream;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import io.nats.client.api.PublishAck;
+import io.nats.client.PublishOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class NatsServerTest {
+
+    @Test
+    void fileStoredMessagesSurviveKillAndRestartOnTheSamePort() throws Exception {
+        try (NatsServer nats = NatsServer.startDefault()) {
+            int port = nats.port();
+            try (Connection conn = Nats.connect(nats.url())) {
+                Streams.create(conn, StreamSpec.of("KEEP", "keep.>").build());
+                JetStream js = conn.jetStream();
+                for (int i = 0; i < 10; i++) {
+                    js.publish("keep.a", ("m" + i).getBytes(StandardCharsets.UTF_8));
+                }
+            }
+            nats.kill();
+            assertThat(nats.isAlive()).isFalse();
+
+            nats.restart();
+
+            assertThat(nats.port()).isEqualTo(port);
+            try (Connection conn = Nats.connect(nats.url())) {
+                assertThat(Streams.readAll(conn, "KEEP")).as(nats.logTail(20))
+                        .extracting(StoredMessage::text)
+                        .containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9");
+            }
+        }
+    }
+
+    @Test
+    void pausedServerHoldsAPublishUntilResumed() throws Exception {
+        try (NatsServer nats = NatsServer.startDefault();
+             Connection conn = Nats.connect(new Options.Builder().server(nats.url())
+                     .pingInterval(Duration.ofMinutes(1)).build())) {
+            Streams.create(conn, StreamSpec.of("SLOW", "slow").build());
+            JetStream js = conn.jetStream();
+
+            nats.pause();
+            CompletableFuture<PublishAck> ack = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return js.publish("slow", new byte[] {1},
+                            PublishOptions.builder().streamTimeout(Duration.ofSeconds(20)).build());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300);
+            assertThat(ack).as("publish must wait while the server is stopped").isNotDone();
+
+            nats.resume();
+
+            assertThat(ack.get(10, TimeUnit.SECONDS).getSeqno()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void missingBinaryFailsWithAClearMessage() {
+        Path nowhere = Path.of("/nonexistent/jetsink/nats-server");
+        assertThatThrownBy(() -> NatsBinary.locate(Map.of("PATH", "/nonexistent/jetsink"), nowhere))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("nats-server not found")
+                .hasMessageContaining("bin/test")
+                .hasMessageContaining("apt-get install nats-server");
+    }
+
+    @Test
+    void explicitBinaryThatDoesNotExistIsAnErrorNotAFallback() {
+        assertThatThrownBy(() -> NatsBinary.locate(
+                Map.of(NatsBinary.ENV, "/nonexistent/nats-server", "PATH", "/usr/sbin"),
+                NatsBinary.DEBIAN_PATH))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("NATS_SERVER_BIN=/nonexistent/nats-server");
+    }
+
+    @Test
+    void configTextAndMaxPayloadReachTheServer() throws Exception {
+        try (NatsServer nats = NatsServer.builder().jetStream(false)
+                .config("server_name: configured_by_test").maxPayload(4096).build().start();
+             Connection conn = Nats.connect(nats.url())) {
+            assertThat(conn.getServerInfo().getServerName()).isEqualTo("configured_by_test");
+            assertThat(conn.getServerInfo().getMaxPayload()).isEqualTo(4096);
+            assertThat(conn.getServerInfo().isJetStreamAvailable()).isFalse();
+        }
+    }
+
+    @Test
+    void stopShutsDownCleanlyAndCloseRemovesTheTemporaryFiles() {
+        NatsServer nats = NatsServer.startDefault();
+        Path store = nats.storeDir();
+        assertThat(nats.logFile()).exists();
+
+        nats.stop();
+        assertThat(nats.isAlive()).isFalse();
+        assertThat(nats.logTail(50)).contains("Server Exiting");
+
+        nats.close();
+        assertThat(store).doesNotExist();
+        assertThat(nats.logFile()).doesNotExist();
+    }
+
+    @Test
+    void restartWaitsOutAPortThatIsBrieflyTaken() throws Exception {
+        try (NatsServer nats = NatsServer.startDefault()) {
+            int port = nats.port();
+            nats.kill();
+            ServerSocket squatter = new ServerSocket();
+            squatter.setReuseAddress(true);
+            squatter.bind(new InetSocketAddress("127.0.0.1", port));
+            CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS).execute(() -> {
+                try {
+                    squatter.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+
+            nats.restart();
+
+            assertThat(nats.port()).isEqualTo(port);
+            assertThat(nats.logTail(200)).as("the first attempt met the taken port")
+                    .contains("address already in use");
+        }
+    }
+}
