@@ -85,9 +85,10 @@ public final class ConnectionFactory {
                 .connectionTimeout(min(connectTimeout, attemptTimeout))
                 .maxReconnects(-1)
                 .requestCleanupInterval(requestCleanupInterval);
+        // The one place secrets are revealed: handing them to jnats.
         settings.username().ifPresent(user ->
-                b.userInfo(user.toCharArray(), settings.password().orElseThrow().toCharArray()));
-        settings.token().ifPresent(token -> b.token(token.toCharArray()));
+                b.userInfo(user.toCharArray(), settings.password().orElseThrow().reveal().toCharArray()));
+        settings.token().ifPresent(token -> b.token(token.reveal().toCharArray()));
         if (settings.credentialsFile().isPresent()) {
             Path creds = settings.credentialsFile().get();
             // jnats reads the file only during the handshake and then reports a vague I/O error.

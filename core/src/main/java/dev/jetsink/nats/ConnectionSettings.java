@@ -23,16 +23,16 @@ import java.util.stream.Stream;
  *
  * @param servers         server URLs, {@code nats://} or {@code tls://}; see {@link #parseAddress(String)}
  * @param username        user for user/password auth, present together with {@code password}
- * @param password        password for user/password auth
- * @param token           token auth
+ * @param password        password for user/password auth; {@link Secret} prints as {@code ***}
+ * @param token           token auth; {@link Secret} prints as {@code ***}
  * @param credentialsFile NATS {@code .creds} file (user JWT + nkey seed)
  * @param tlsCa           PEM CA bundle to trust instead of the JDK default
  * @param tlsClientCert   PEM client certificate, present together with {@code tlsClientKey}
  * @param tlsClientKey    PEM PKCS#8 key of {@code tlsClientCert}
  * @param tlsRequired     require TLS even when no TLS file is configured
  */
-public record ConnectionSettings(List<String> servers, Optional<String> username, Optional<String> password,
-                                 Optional<String> token, Optional<Path> credentialsFile, Optional<Path> tlsCa,
+public record ConnectionSettings(List<String> servers, Optional<String> username, Optional<Secret> password,
+                                 Optional<Secret> token, Optional<Path> credentialsFile, Optional<Path> tlsCa,
                                  Optional<Path> tlsClientCert, Optional<Path> tlsClientKey, boolean tlsRequired) {
     private static final String HIDDEN = "***";
 
@@ -69,12 +69,11 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
     }
 
     /**
-     * Settings for a validated target: its parsed servers and its auth and TLS keys. The config
-     * package's {@link Secret}s are revealed here, the one place that hands them to jnats.
+     * Settings for a validated target: its parsed servers and its auth and TLS keys.
      */
     public static ConnectionSettings from(TargetConfig target) {
-        return new ConnectionSettings(target.servers(), target.username(), target.password().map(Secret::reveal),
-                target.token().map(Secret::reveal), target.credentialsFile(), target.tlsCa(), target.tlsClientCert(),
+        return new ConnectionSettings(target.servers(), target.username(), target.password(),
+                target.token(), target.credentialsFile(), target.tlsCa(), target.tlsClientCert(),
                 target.tlsClientKey(), target.tlsRequired());
     }
 
@@ -120,8 +119,8 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
     /** The secret values, so that error texts can be checked against them. */
     List<String> secrets() {
         List<String> out = new ArrayList<>();
-        password.ifPresent(out::add);
-        token.ifPresent(out::add);
+        password.map(Secret::reveal).ifPresent(out::add);
+        token.map(Secret::reveal).ifPresent(out::add);
         servers.stream().map(ConnectionSettings::userInfo).flatMap(Optional::stream).forEach(out::add);
         return out;
     }
@@ -164,8 +163,8 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
     public static final class Builder {
         private final List<String> servers;
         private Optional<String> username = Optional.empty();
-        private Optional<String> password = Optional.empty();
-        private Optional<String> token = Optional.empty();
+        private Optional<Secret> password = Optional.empty();
+        private Optional<Secret> token = Optional.empty();
         private Optional<Path> credentialsFile = Optional.empty();
         private Optional<Path> tlsCa = Optional.empty();
         private Optional<Path> tlsClientCert = Optional.empty();
@@ -179,13 +178,13 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
         /** User/password auth. */
         public Builder userPassword(String user, String pass) {
             this.username = Optional.of(user);
-            this.password = Optional.of(pass);
+            this.password = Optional.of(new Secret(pass));
             return this;
         }
 
         /** Token auth. */
         public Builder token(String value) {
-            this.token = Optional.of(value);
+            this.token = Optional.of(new Secret(value));
             return this;
         }
 

@@ -68,7 +68,8 @@ class ConnectionSettingsTest {
                 100_000, false, Optional.empty(), Duration.ofSeconds(30), Optional.empty(), 1024);
         ConnectionSettings s = ConnectionSettings.from(target);
         assertThat(s.servers()).containsExactly("tls://h:4222");
-        assertThat(s.password()).contains("pw");
+        assertThat(s.password()).contains(new Secret("pw"));
+        assertThat(s.password().orElseThrow()).hasToString("***");
         assertThat(s.tlsCa()).contains(Path.of("/ca.pem"));
         assertThat(s.tlsRequired()).isTrue();
     }
