@@ -10,14 +10,19 @@ import dev.jetsink.testkit.SecurityFixtures.ServerCert;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamManagement;
 import io.nats.client.Message;
+import io.nats.client.Nats;
+import io.nats.client.Options;
 import io.nats.client.Subscription;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,6 +74,23 @@ class NatsConnectionSecurityTest {
                 .tlsCa(fixtures.caFile()).build();
         assertThatThrownBy(() -> connect(settings))
                 .isInstanceOfSatisfying(ConnectFailedException.class, NatsConnectionSecurityTest::isTlsFailure);
+    }
+
+    /** The control for the test above: jnats with a plain context of the same trust connects. */
+    @Test
+    void jnatsAloneAcceptsAnotherHostsCertificate() throws Exception {
+        NatsServer server = start(fixtures.tls(ServerCert.WRONG_HOST));
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        trust.setCertificateEntry("ca", PemTls.readCertificates(fixtures.caFile()).get(0));
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        SSLContext plain = SSLContext.getInstance("TLS");
+        plain.init(null, tmf.getTrustManagers(), null);
+        Connection connection = Nats.connect(new Options.Builder().server(server.url()).sslContext(plain)
+                .maxReconnects(0).build());
+        opened.add(connection);
+        assertThat(connection.getStatus()).isEqualTo(Connection.Status.CONNECTED);
     }
 
     /**
