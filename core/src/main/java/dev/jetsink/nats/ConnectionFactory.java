@@ -7,6 +7,8 @@ import io.nats.client.ConnectionListener;
 import io.nats.client.ErrorListener;
 import io.nats.client.Nats;
 import io.nats.client.Options;
+import io.nats.client.impl.ErrorListenerLoggerImpl;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
@@ -36,6 +38,9 @@ public final class ConnectionFactory {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
     /** What the server sees in {@code CONNECT} and shows in its monitoring pages. */
     public static final String DEFAULT_CONNECTION_NAME = "jetsink";
+
+    /** jnats' text when every server failed; the reason itself went to the error listener. */
+    private static final String UNABLE = "Unable to connect to NATS servers";
 
     private final ConnectionSettings settings;
     private final String connectionName;
@@ -70,15 +75,20 @@ public final class ConnectionFactory {
      * @throws ConnectFailedException with {@link Reason#TLS_MATERIAL} or {@link Reason#CREDENTIALS_FILE}
      */
     public Options options(Duration attemptTimeout) throws ConnectFailedException {
+        return options(attemptTimeout, errorListener.orElseGet(ErrorListenerLoggerImpl::new));
+    }
+
+    private Options options(Duration attemptTimeout, ErrorListener errors) throws ConnectFailedException {
         Options.Builder b = new Options.Builder()
                 .servers(settings.servers().toArray(new String[0]))
                 .connectionName(connectionName)
                 .connectionTimeout(min(connectTimeout, attemptTimeout))
                 .maxReconnects(-1)
                 .requestCleanupInterval(requestCleanupInterval);
+        // The one place secrets are revealed: handing them to jnats.
         settings.username().ifPresent(user ->
-                b.userInfo(user.toCharArray(), settings.password().orElseThrow().toCharArray()));
-        settings.token().ifPresent(token -> b.token(token.toCharArray()));
+                b.userInfo(user.toCharArray(), settings.password().orElseThrow().reveal().toCharArray()));
+        settings.token().ifPresent(token -> b.token(token.reveal().toCharArray()));
         if (settings.credentialsFile().isPresent()) {
             Path creds = settings.credentialsFile().get();
             // jnats reads the file only during the handshake and then reports a vague I/O error.
@@ -96,7 +106,7 @@ public final class ConnectionFactory {
             }
         }
         connectionListener.ifPresent(b::connectionListener);
-        errorListener.ifPresent(b::errorListener);
+        b.errorListener(errors);
         return b.build();
     }
 
@@ -110,7 +120,8 @@ public final class ConnectionFactory {
      * @throws InterruptedException if the caller is interrupted while waiting
      */
     public Connection connect(Duration deadline) throws ConnectFailedException, InterruptedException {
-        Options options = options(deadline);
+        ConnectErrorRecorder recorder = new ConnectErrorRecorder(errorListener.orElseGet(ErrorListenerLoggerImpl::new));
+        Options options = options(deadline, recorder);
         CompletableFuture<Connection> result = new CompletableFuture<>();
         // jnats' connect blocks for up to one timeout per server; a thread lets the deadline be exact.
         Thread attempt = new Thread(() -> {
@@ -131,7 +142,7 @@ public final class ConnectionFactory {
             abandon(attempt, result);
             throw e;
         } catch (ExecutionException e) {
-            throw classify(e.getCause());
+            throw classify(e.getCause(), recorder);
         }
     }
 
@@ -148,17 +159,53 @@ public final class ConnectionFactory {
         }
     }
 
-    private ConnectFailedException classify(Throwable error) {
-        Reason reason = Reason.OTHER;
+    /**
+     * Finds why the attempt failed: first in what jnats threw, then in what it reported to the error
+     * listener (where TLS and socket errors end up), then in the server's last {@code -ERR}.
+     */
+    private ConnectFailedException classify(Throwable thrown, ConnectErrorRecorder recorder) {
+        Reason reason = reasonInChain(thrown);
+        String detail = describe(thrown);
+        Optional<Exception> reported = recorder.lastException();
+        if (reported.isPresent() && reported.get() != thrown) {
+            detail += "; last reported: " + describe(root(reported.get()));
+            if (reason == Reason.OTHER) {
+                reason = reasonInChain(reported.get());
+            }
+        }
+        Optional<String> serverError = recorder.lastError();
+        if (serverError.isPresent()) {
+            detail += "; server said: " + serverError.get();
+            if (reason == Reason.OTHER) {
+                reason = reasonOf(new IOException(serverError.get()));
+            }
+        }
+        if (reason == Reason.OTHER && Objects.requireNonNullElse(thrown.getMessage(), "").startsWith(UNABLE)) {
+            reason = Reason.UNREACHABLE;
+        }
+        return failure(reason, headline(reason) + " (" + detail + ")", thrown);
+    }
+
+    private static Reason reasonInChain(Throwable error) {
         for (Throwable t = error; t != null; t = t.getCause()) {
             Reason found = reasonOf(t);
             if (found != Reason.OTHER) {
-                reason = found;
-                break;
+                return found;
             }
         }
-        String detail = error.getClass().getSimpleName() + (error.getMessage() == null ? "" : ": " + error.getMessage());
-        return failure(reason, describe(reason) + " (" + detail + ")", error);
+        return Reason.OTHER;
+    }
+
+    private static Throwable root(Throwable error) {
+        Throwable t = error;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private static String describe(Throwable t) {
+        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
     }
 
     private static Reason reasonOf(Throwable t) {
@@ -171,14 +218,14 @@ public final class ConnectionFactory {
                 || message.startsWith("SSL connection wanted by client")) {
             return Reason.TLS;
         }
-        if (t instanceof ConnectException || t instanceof SocketTimeoutException || t instanceof UnknownHostException
-                || message.startsWith("Unable to connect to NATS servers")) {
+        if (t instanceof ConnectException || t instanceof SocketTimeoutException
+                || t instanceof UnknownHostException) {
             return Reason.UNREACHABLE;
         }
         return Reason.OTHER;
     }
 
-    private static String describe(Reason reason) {
+    private static String headline(Reason reason) {
         return switch (reason) {
             case AUTHENTICATION -> "the server refused the credentials";
             case TLS -> "TLS handshake failed";

@@ -1,5 +1,8 @@
 package dev.jetsink.nats;
 
+import dev.jetsink.config.Secret;
+import dev.jetsink.config.ServerAddress;
+import dev.jetsink.config.TargetConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -20,16 +23,16 @@ import java.util.stream.Stream;
  *
  * @param servers         server URLs, {@code nats://} or {@code tls://}; see {@link #parseAddress(String)}
  * @param username        user for user/password auth, present together with {@code password}
- * @param password        password for user/password auth
- * @param token           token auth
+ * @param password        password for user/password auth; {@link Secret} prints as {@code ***}
+ * @param token           token auth; {@link Secret} prints as {@code ***}
  * @param credentialsFile NATS {@code .creds} file (user JWT + nkey seed)
  * @param tlsCa           PEM CA bundle to trust instead of the JDK default
  * @param tlsClientCert   PEM client certificate, present together with {@code tlsClientKey}
  * @param tlsClientKey    PEM PKCS#8 key of {@code tlsClientCert}
  * @param tlsRequired     require TLS even when no TLS file is configured
  */
-public record ConnectionSettings(List<String> servers, Optional<String> username, Optional<String> password,
-                                 Optional<String> token, Optional<Path> credentialsFile, Optional<Path> tlsCa,
+public record ConnectionSettings(List<String> servers, Optional<String> username, Optional<Secret> password,
+                                 Optional<Secret> token, Optional<Path> credentialsFile, Optional<Path> tlsCa,
                                  Optional<Path> tlsClientCert, Optional<Path> tlsClientKey, boolean tlsRequired) {
     private static final String HIDDEN = "***";
 
@@ -66,25 +69,24 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
     }
 
     /**
-     * Turns an {@code address} value into server URLs: {@code host:port} becomes
-     * {@code nats://host:port}; otherwise a comma-separated list of {@code nats://} / {@code tls://}
-     * URLs (cluster seeds), blanks around commas ignored.
+     * Settings for a validated target: its parsed servers and its auth and TLS keys.
+     */
+    public static ConnectionSettings from(TargetConfig target) {
+        return new ConnectionSettings(target.servers(), target.username(), target.password(),
+                target.token(), target.credentialsFile(), target.tlsCa(), target.tlsClientCert(),
+                target.tlsClientKey(), target.tlsRequired());
+    }
+
+    /**
+     * Turns an {@code address} value into server URLs with the config package's rules
+     * ({@link ServerAddress#parse}): {@code host:port} becomes {@code nats://host:port}; otherwise a
+     * comma-separated list of {@code nats://} / {@code tls://} URLs (cluster seeds, port optional).
      *
-     * @throws IllegalArgumentException if an entry is neither form
+     * @throws IllegalArgumentException if the address is malformed
      */
     public static List<String> parseAddress(String address) {
-        List<String> out = new ArrayList<>();
-        for (String part : address.split(",")) {
-            String entry = part.strip();
-            if (!entry.isEmpty()) {
-                out.add(entry.contains("://") ? entry : "nats://" + entry);
-            }
-        }
-        if (out.isEmpty()) {
-            throw new IllegalArgumentException("address must name at least one server");
-        }
-        out.forEach(ConnectionSettings::requireUrl);
-        return List.copyOf(out);
+        return ServerAddress.parse(address).orElseThrow(() -> new IllegalArgumentException(
+                "address must be host:port or a comma-separated list of nats:// or tls:// URLs: " + redact(address)));
     }
 
     private static void requireUrl(String server) {
@@ -92,15 +94,14 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
         try {
             uri = new URI(server);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("address entry is not a valid URL: " + redact(server));
+            throw new IllegalArgumentException("server is not a valid URL: " + redact(server));
         }
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("nats") && !scheme.equals("tls")) {
-            throw new IllegalArgumentException("address entry must be host:port or a nats:// or tls:// URL: "
-                    + redact(server));
+            throw new IllegalArgumentException("server must be a nats:// or tls:// URL: " + redact(server));
         }
-        if (uri.getHost() == null || uri.getPort() < 0) {
-            throw new IllegalArgumentException("address entry needs a host and a port: " + redact(server));
+        if (uri.getHost() == null) {
+            throw new IllegalArgumentException("server URL needs a host: " + redact(server));
         }
     }
 
@@ -118,8 +119,8 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
     /** The secret values, so that error texts can be checked against them. */
     List<String> secrets() {
         List<String> out = new ArrayList<>();
-        password.ifPresent(out::add);
-        token.ifPresent(out::add);
+        password.map(Secret::reveal).ifPresent(out::add);
+        token.map(Secret::reveal).ifPresent(out::add);
         servers.stream().map(ConnectionSettings::userInfo).flatMap(Optional::stream).forEach(out::add);
         return out;
     }
@@ -162,8 +163,8 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
     public static final class Builder {
         private final List<String> servers;
         private Optional<String> username = Optional.empty();
-        private Optional<String> password = Optional.empty();
-        private Optional<String> token = Optional.empty();
+        private Optional<Secret> password = Optional.empty();
+        private Optional<Secret> token = Optional.empty();
         private Optional<Path> credentialsFile = Optional.empty();
         private Optional<Path> tlsCa = Optional.empty();
         private Optional<Path> tlsClientCert = Optional.empty();
@@ -177,13 +178,13 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
         /** User/password auth. */
         public Builder userPassword(String user, String pass) {
             this.username = Optional.of(user);
-            this.password = Optional.of(pass);
+            this.password = Optional.of(new Secret(pass));
             return this;
         }
 
         /** Token auth. */
         public Builder token(String value) {
-            this.token = Optional.of(value);
+            this.token = Optional.of(new Secret(value));
             return this;
         }
 

@@ -3,7 +3,13 @@ package dev.jetsink.nats;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jetsink.config.Secret;
+import dev.jetsink.config.TargetConfig;
+import dev.jetsink.config.TargetKind;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ConnectionSettingsTest {
@@ -20,31 +26,52 @@ class ConnectionSettingsTest {
     }
 
     @Test
-    void addressWithoutPortIsRefused() {
-        assertThatThrownBy(() -> ConnectionSettings.parseAddress("nats://a"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("port");
+    void urlMayOmitThePortButHostPortMayNot() {
+        assertThat(ConnectionSettings.parseAddress("nats://a")).containsExactly("nats://a");
+        assertThatThrownBy(() -> ConnectionSettings.parseAddress("a"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("host:port");
     }
 
     @Test
     void otherSchemesAreRefused() {
         assertThatThrownBy(() -> ConnectionSettings.parseAddress("http://a:80"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nats:// or tls://");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nats:// or tls:// URLs");
     }
 
     @Test
     void emptyAddressIsRefused() {
         assertThatThrownBy(() -> ConnectionSettings.parseAddress(" , "))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one server");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("host:port");
     }
 
     @Test
     void toStringPrintsSecretsAsStars() {
-        String userPass = ConnectionSettings.builder("nats://alice:urlpass@h:4222")
-                .userPassword("alice", "s3cret-pass").build().toString();
+        String userPass = ConnectionSettings.builder("h:4222").userPassword("alice", "s3cret-pass").build().toString();
         String token = ConnectionSettings.builder("h:4222").token("s3cret-token").build().toString();
-        assertThat(userPass).contains("password=***").contains("username=alice").contains("nats://***@h:4222")
-                .doesNotContain("s3cret-pass").doesNotContain("urlpass");
+        assertThat(userPass).contains("password=***").contains("username=alice").doesNotContain("s3cret-pass");
         assertThat(token).contains("token=***").doesNotContain("s3cret-token");
+    }
+
+    @Test
+    void userInfoInAServerUrlIsHiddenWhenShown() {
+        ConnectionSettings s = new ConnectionSettings(List.of("nats://alice:urlpass@h:4222"), Optional.empty(),
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty(), false);
+        assertThat(s.toString()).contains("nats://***@h:4222").doesNotContain("urlpass");
+    }
+
+    @Test
+    void targetConfigRevealsItsSecretsOnlyToTheSettings() {
+        TargetConfig target = new TargetConfig(TargetKind.NOTIFY, "primary", List.of("tls://h:4222"), "s",
+                Optional.of("alice"), Optional.of(new Secret("pw")), Optional.empty(), Optional.empty(),
+                Optional.of(Path.of("/ca.pem")), Optional.empty(), Optional.empty(), true, Optional.empty(),
+                100_000, false, Optional.empty(), Duration.ofSeconds(30), Optional.empty(), 1024);
+        ConnectionSettings s = ConnectionSettings.from(target);
+        assertThat(s.servers()).containsExactly("tls://h:4222");
+        assertThat(s.password()).contains(new Secret("pw"));
+        assertThat(s.password().orElseThrow()).hasToString("***");
+        assertThat(s.tlsCa()).contains(Path.of("/ca.pem"));
+        assertThat(s.tlsRequired()).isTrue();
     }
 
     @Test
