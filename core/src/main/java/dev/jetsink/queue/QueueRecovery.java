@@ -23,6 +23,8 @@ final class QueueRecovery {
 
     private final SegmentFiles files;
     private final SegmentedQueue queue;
+    /** Sequences a torn tail may have used: never hand them out again (sequence numbers only grow). */
+    private long tornFloor;
 
     QueueRecovery(SegmentFiles files, SegmentedQueue queue) {
         this.files = files;
@@ -61,6 +63,7 @@ final class QueueRecovery {
             // a segment may have been created and never written: never reuse its name
             next = Math.max(next, firstSeqs.get(firstSeqs.size() - 1) + 1);
         }
+        next = Math.max(next, tornFloor);
         next = Math.max(next, files.readHighWaterMark().orElse(1L));
         files.writeHighWaterMark(next);
         return next;
@@ -101,6 +104,7 @@ final class QueueRecovery {
             queue.countCorrupt(damaged);
         }
         if (r.hasTornTail()) {
+            tornFloor = Math.max(tornFloor, first + Segment.MAX_RECORDS);
             LOG.warn("queue segment {}: truncating {} bytes of torn tail after the last valid record",
                 s.log, r.fileSize() - r.validEnd());
             try (FileChannel ch = FileChannel.open(s.log, StandardOpenOption.WRITE)) {

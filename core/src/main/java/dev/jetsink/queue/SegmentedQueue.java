@@ -445,7 +445,9 @@ public final class SegmentedQueue implements QueueStore {
     /** Live entries of {@code s} as {seq, offset, length} triples, oldest first. */
     synchronized List<long[]> liveIn(Segment s) {
         List<long[]> out = new ArrayList<>();
-        for (int i = index.firstAfter(s.firstSeq - 1); i < index.size() && s.contains(index.seq(i)); i++) {
+        Long next = segments.higherKey(s.firstSeq);
+        long end = next == null ? Long.MAX_VALUE : next;
+        for (int i = index.firstAfter(s.firstSeq - 1); i < index.size() && index.seq(i) < end; i++) {
             if (index.isLive(i)) {
                 out.add(new long[] {index.seq(i), index.offset(i), index.length(i)});
             }
