@@ -1,0 +1,163 @@
+package dev.jetsink.queue;
+
+import dev.jetsink.event.EventMetadata;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The queue's only writer thread. It takes every append submitted since its last fsync, writes
+ * them with one positional write and covers them with one {@code force}, then completes their
+ * futures. With one producer nothing waits for company: a lone append is written and forced at
+ * once, so batching costs no latency. A failed write or force fails the whole batch and rolls to a
+ * new segment (SPEC §4.2).
+ */
+final class GroupCommitWriter implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
+    /** Bound on one write so a burst of large payloads does not build a huge buffer. */
+    private static final int MAX_BATCH_BYTES = 8 * 1024 * 1024;
+    private static final int MAX_BATCH_RECORDS = 4096;
+
+    /** One submitted append. {@code stop} marks the close request. */
+    record Pending(UUID msgId, long queuedAtMs, EventMetadata metadata, byte[] payload, int size,
+                   CompletableFuture<QueuedEntry> future, boolean stop) {
+    }
+
+    static final Pending STOP = new Pending(new UUID(0, 0), 0, null, null, 0, null, true);
+
+    private final SegmentedQueue queue;
+    private final SegmentFiles files;
+    private final QueueOptions options;
+    private final LinkedBlockingQueue<Pending> pending = new LinkedBlockingQueue<>();
+    private Segment active;
+    private long writePos;
+    private long nextSeq;
+    private ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+
+    GroupCommitWriter(SegmentedQueue queue, SegmentFiles files, QueueOptions options, long nextSeq) {
+        this.queue = queue;
+        this.files = files;
+        this.options = options;
+        this.nextSeq = nextSeq;
+    }
+
+    void submit(Pending p) {
+        pending.add(p);
+    }
+
+    @Override
+    public void run() {
+        List<Pending> batch = new ArrayList<>();
+        boolean stopping = false;
+        while (!stopping) {
+            try {
+                batch.add(pending.take());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            pending.drainTo(batch, MAX_BATCH_RECORDS - 1);
+            stopping = batch.removeIf(Pending::stop);
+            write(batch);
+            batch.clear();
+        }
+        if (active != null) {
+            SegmentFiles.closeQuietly(active.writer);
+            active.writer = null;
+        }
+    }
+
+    private void write(List<Pending> batch) {
+        int i = 0;
+        while (i < batch.size()) {
+            try {
+                if (active == null || rollNeeded(batch.get(i).size)) {
+                    roll();
+                }
+            } catch (IOException | RuntimeException e) {
+                fail(batch, i, new QueueStoreException("could not start a new queue segment: " + e.getMessage(), e));
+                return;
+            }
+            int end = i;
+            long bytes = writePos;
+            long seqs = nextSeq - active.firstSeq;
+            int batchBytes = 0;
+            while (end < batch.size() && (end == i || (bytes + batch.get(end).size <= options.segmentMaxBytes()
+                && seqs < options.segmentMaxRecords() && batchBytes + batch.get(end).size <= MAX_BATCH_BYTES))) {
+                bytes += batch.get(end).size;
+                batchBytes += batch.get(end).size;
+                seqs++;
+                end++;
+            }
+            long firstSeq = nextSeq;
+            ensureCapacity(batchBytes);
+            buffer.clear();
+            for (int k = i; k < end; k++) {
+                Pending p = batch.get(k);
+                RecordCodec.encode(buffer, nextSeq++, p.msgId(), p.queuedAtMs(), p.metadata(), p.payload());
+            }
+            buffer.flip();
+            long start = writePos;
+            try {
+                Segment.writeFully(active.writer, buffer, start);
+                active.writer.force(false);
+            } catch (IOException | RuntimeException e) {
+                LOG.error("queue write or fsync failed in {}; failing {} appends and rolling to a new segment",
+                    active.log, batch.size() - i, e);
+                Segment failed = active;
+                active = null;
+                SegmentFiles.closeQuietly(failed.writer);
+                failed.writer = null;
+                queue.writeFailed(failed, firstSeq, nextSeq);
+                fail(batch, i, new QueueStoreException("queue write or fsync failed: " + e.getMessage(), e));
+                return;
+            }
+            writePos += batchBytes;
+            queue.committed(active, batch.subList(i, end), firstSeq, start);
+            i = end;
+        }
+    }
+
+    private boolean rollNeeded(int nextSize) {
+        boolean hasRecords = writePos > RecordCodec.SEGMENT_HEADER_BYTES;
+        return nextSeq - active.firstSeq >= options.segmentMaxRecords()
+            || (hasRecords && writePos + nextSize > options.segmentMaxBytes());
+    }
+
+    private void roll() throws IOException {
+        if (active != null) {
+            SegmentFiles.closeQuietly(active.writer);
+            active.writer = null;
+            queue.sealed(active);
+            active = null;
+        }
+        long first = nextSeq;
+        // a failed create may leave a file behind; never try the same name twice
+        nextSeq++;
+        Segment s = files.create(first);
+        nextSeq = first;
+        writePos = RecordCodec.SEGMENT_HEADER_BYTES;
+        queue.opened(s);
+        active = s;
+    }
+
+    private void fail(List<Pending> batch, int from, QueueStoreException e) {
+        List<Pending> failed = batch.subList(from, batch.size());
+        queue.appendsFailed(failed.size());
+        for (Pending p : failed) {
+            p.future().completeExceptionally(e);
+        }
+    }
+
+    private void ensureCapacity(int bytes) {
+        if (buffer.capacity() < bytes) {
+            buffer = ByteBuffer.allocate(Math.max(bytes, buffer.capacity() * 2));
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package dev.jetsink.queue;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens a queue directory (SPEC §4.3): removes temporary files, scans every segment in order,
+ * verifies each record's CRC, truncates torn tails, and hands the live entries to the queue's
+ * index. Returns the next sequence number, which is also persisted as the high-water mark before
+ * anything can be deleted.
+ */
+final class QueueRecovery {
+    private static final Logger LOG = LoggerFactory.getLogger(QueueRecovery.class);
+
+    private final SegmentFiles files;
+    private final SegmentedQueue queue;
+    /** Sequences a torn tail may have used: never hand them out again (sequence numbers only grow). */
+    private long tornFloor;
+
+    QueueRecovery(SegmentFiles files, SegmentedQueue queue) {
+        this.files = files;
+        this.queue = queue;
+    }
+
+    long recover() throws IOException {
+        Files.createDirectories(files.segments);
+        Files.deleteIfExists(files.dir.resolve("HWM" + SegmentFiles.TMP_SUFFIX));
+        List<Long> firstSeqs = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(files.segments)) {
+            for (Path p : ds) {
+                String name = p.getFileName().toString();
+                if (name.endsWith(SegmentFiles.TMP_SUFFIX)) {
+                    Files.deleteIfExists(p);
+                } else if (SegmentFiles.LOG_NAME.matcher(name).matches()) {
+                    firstSeqs.add(Long.parseLong(name.substring(0, 20)));
+                } else if (!(name.endsWith(".ack") && name.length() == 24)) {
+                    LOG.warn("ignoring foreign file {} in queue directory", p);
+                }
+            }
+        }
+        firstSeqs.sort(null);
+        long maxSeq = 0;
+        long lastSeq = 0;
+        for (long first : firstSeqs) {
+            long[] last = {lastSeq};
+            Segment s = recoverSegment(first, last);
+            lastSeq = last[0];
+            maxSeq = Math.max(maxSeq, lastSeq);
+            queue.recovered(s);
+        }
+        deleteOrphanSidecars(firstSeqs);
+        long next = Math.max(1, maxSeq + 1);
+        if (!firstSeqs.isEmpty()) {
+            // a segment may have been created and never written: never reuse its name
+            next = Math.max(next, firstSeqs.get(firstSeqs.size() - 1) + 1);
+        }
+        next = Math.max(next, tornFloor);
+        next = Math.max(next, files.readHighWaterMark().orElse(1L));
+        files.writeHighWaterMark(next);
+        return next;
+    }
+
+    private Segment recoverSegment(long first, long[] lastSeq) throws IOException {
+        BitSet resolved = SegmentFiles.readAck(files.ack(first));
+        Segment s = new Segment(first, files.log(first), files.ack(first), resolved);
+        long[] outOfPlace = {0};
+        SegmentScanner.Result r = SegmentScanner.scan(s.log, (buf, offset, total) -> {
+            long seq = RecordCodec.seqAt(buf, offset);
+            if (!s.contains(seq) || seq <= lastSeq[0]) {
+                outOfPlace[0]++;
+                return;
+            }
+            lastSeq[0] = seq;
+            s.records++;
+            long queuedAt = RecordCodec.queuedAtAt(buf, offset);
+            s.lastQueuedAtMs = Math.max(s.lastQueuedAtMs, queuedAt);
+            if (!resolved.get(s.bit(seq))) {
+                queue.recoveredEntry(seq, offset, total, queuedAt);
+                s.live++;
+            }
+        });
+        if (!r.headerValid()) {
+            if (r.fileSize() >= 6 && isSegmentMagic(s.log) && r.fileSize() >= RecordCodec.SEGMENT_HEADER_BYTES) {
+                throw new QueueStoreException("segment " + s.log + " has an unsupported format version; "
+                    + "this jetsink reads version " + RecordCodec.FORMAT_VERSION);
+            }
+            if (r.fileSize() >= RecordCodec.SEGMENT_HEADER_BYTES) {
+                LOG.error("queue segment {} has a damaged header; reading its records anyway", s.log);
+                queue.countCorrupt(1);
+            }
+        }
+        long damaged = r.corruptRegions() + outOfPlace[0];
+        if (damaged > 0) {
+            LOG.error("queue segment {}: skipped {} damaged record(s); {} valid records kept", s.log, damaged, r.records());
+            queue.countCorrupt(damaged);
+        }
+        if (r.hasTornTail()) {
+            tornFloor = Math.max(tornFloor, first + Segment.MAX_RECORDS);
+            LOG.warn("queue segment {}: truncating {} bytes of torn tail after the last valid record",
+                s.log, r.fileSize() - r.validEnd());
+            try (FileChannel ch = FileChannel.open(s.log, StandardOpenOption.WRITE)) {
+                ch.truncate(r.validEnd());
+                ch.force(true);
+            }
+        }
+        s.sizeBytes = r.validEnd();
+        s.sealed = true;
+        s.reader = FileChannel.open(s.log, StandardOpenOption.READ);
+        return s;
+    }
+
+    private static boolean isSegmentMagic(Path log) throws IOException {
+        try (FileChannel ch = FileChannel.open(log, StandardOpenOption.READ)) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4);
+            Segment.readFully(ch, b, 0);
+            return b.getInt(0) == RecordCodec.SEGMENT_MAGIC;
+        }
+    }
+
+    /** A sidecar left by a crash between deleting a log and its sidecar. */
+    private void deleteOrphanSidecars(List<Long> firstSeqs) throws IOException {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(files.segments, "*.ack")) {
+            for (Path p : ds) {
+                String name = p.getFileName().toString();
+                if (name.length() == 24 && name.substring(0, 20).chars().allMatch(Character::isDigit)
+                    && !firstSeqs.contains(Long.parseLong(name.substring(0, 20)))) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+}

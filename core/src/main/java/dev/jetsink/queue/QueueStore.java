@@ -1,0 +1,67 @@
+package dev.jetsink.queue;
+
+import dev.jetsink.event.EventMetadata;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A target's durable local queue (store-and-forward, SPEC §4): what the dispatcher needs and
+ * nothing more. Thread-safe.
+ */
+public interface QueueStore extends AutoCloseable {
+
+    /**
+     * Durably appends one entry. Mints its {@code Nats-Msg-Id} and queued-at time. The future
+     * completes only after the fsync that covers the record; it fails with
+     * {@link QueueFullException} at {@code queue_limit} or {@link QueueStoreException} when the
+     * write or fsync failed (never a late success).
+     */
+    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload);
+
+    /**
+     * Reserves room for {@code n} appends so a multi-target ingest is all-or-nothing.
+     *
+     * @throws QueueFullException when live + reserved + {@code n} would exceed {@code queue_limit}
+     */
+    Reservation reserve(int n);
+
+    /**
+     * Up to {@code max} live entries with a sequence above {@code afterSeq}, oldest first, without
+     * payloads. Page through the queue by passing the last returned sequence.
+     */
+    List<QueuedEntry> live(long afterSeq, int max);
+
+    /**
+     * The payload of a live entry, CRC-verified.
+     *
+     * @throws QueueStoreException when the record cannot be read or fails its checksum
+     * @throws java.util.NoSuchElementException when the entry is no longer live
+     */
+    byte[] read(QueuedEntry entry);
+
+    /**
+     * Marks an entry resolved (acknowledged, or moved to the failed store). Idempotent; the bit is
+     * forced within 100 ms and on close.
+     *
+     * @return whether the entry was live
+     */
+    boolean resolve(long seq);
+
+    /** Number of live (unresolved, durably queued) entries. */
+    long liveCount();
+
+    /** Bytes the queue's segment files occupy on disk. */
+    long bytes();
+
+    /** Queued-at time of the oldest live entry. */
+    Optional<Instant> oldestQueuedAt();
+
+    /** Damaged records found and skipped since this store was opened (recovery and reads). */
+    long corruptRecords();
+
+    /** Flushes resolution bits, stops the writer, releases the lock. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,25 @@
+package dev.jetsink.queue;
+
+import dev.jetsink.event.EventMetadata;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Capacity held on a queue for an all-or-nothing ingest (§3.1): a request reserves room on every
+ * addressed target before it appends anything. Each {@link #append} uses one reserved slot;
+ * {@link #close} gives back the slots not used.
+ */
+public interface Reservation extends AutoCloseable {
+    /**
+     * Appends one entry using a reserved slot; same contract as {@link QueueStore#append}.
+     *
+     * @throws IllegalStateException when every reserved slot is used or the reservation is closed
+     */
+    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload);
+
+    /** Slots not yet used. */
+    int remaining();
+
+    /** Releases the unused slots. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,84 @@
+package dev.jetsink.queue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.BitSet;
+
+/**
+ * In-memory state of one segment: its files, its resolution bitmap and counters. Mutable fields
+ * are guarded by the owning {@link SegmentedQueue}'s lock; the channels are used outside it.
+ */
+final class Segment {
+    /** One bit per sequence number a segment can hold (the roll limit), so the sidecar has a fixed size. */
+    static final int MAX_RECORDS = 65_536;
+    static final int ACK_BYTES = MAX_RECORDS / 8;
+
+    final long firstSeq;
+    final Path log;
+    final Path ack;
+    /** Reads payloads; replaced when the segment is compacted. */
+    volatile FileChannel reader;
+    /** Open only while this is the writer's segment. */
+    FileChannel writer;
+    FileChannel ackChannel;
+    final BitSet resolved;
+    int records;
+    int live;
+    long sizeBytes;
+    long lastQueuedAtMs;
+    boolean sealed;
+    boolean ackDirty;
+    /** Set once compaction or deletion is under way, so the maintenance thread never does it twice. */
+    boolean busy;
+
+    Segment(long firstSeq, Path log, Path ack, BitSet resolved) {
+        this.firstSeq = firstSeq;
+        this.log = log;
+        this.ack = ack;
+        this.resolved = resolved;
+    }
+
+    boolean contains(long seq) {
+        return seq >= firstSeq && seq < firstSeq + MAX_RECORDS;
+    }
+
+    int bit(long seq) {
+        return (int) (seq - firstSeq);
+    }
+
+    /** Snapshot of the sidecar bytes (bit i of byte i/8, least significant first). */
+    byte[] ackBytes() {
+        byte[] out = new byte[ACK_BYTES];
+        byte[] bits = resolved.toByteArray();
+        System.arraycopy(bits, 0, out, 0, Math.min(bits.length, ACK_BYTES));
+        return out;
+    }
+
+    static BitSet parseAck(byte[] bytes) {
+        return BitSet.valueOf(bytes);
+    }
+
+    static void writeFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
+        long pos = position;
+        while (buf.hasRemaining()) {
+            pos += ch.write(buf, pos);
+        }
+    }
+
+    static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
+        long pos = position;
+        while (buf.hasRemaining()) {
+            int n = ch.read(buf, pos);
+            if (n < 0) {
+                throw new java.io.EOFException("record ends past the end of the segment");
+            }
+            pos += n;
+        }
+    }
+
+    static String fileName(long firstSeq) {
+        return String.format("%020d", firstSeq);
+    }
+}

@@ -1,0 +1,137 @@
+package dev.jetsink.queue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.BitSet;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/** The files of one queue directory: names, creation, deletion and the directory fsyncs around them. */
+final class SegmentFiles {
+    static final Pattern LOG_NAME = Pattern.compile("\\d{20}\\.log");
+    static final String TMP_SUFFIX = ".tmp";
+
+    final Path dir;
+    final Path segments;
+    final Path hwm;
+    private final ChannelFactory channels;
+
+    SegmentFiles(Path dir, ChannelFactory channels) {
+        this.dir = dir;
+        this.segments = dir.resolve("segments");
+        this.hwm = dir.resolve("HWM");
+        this.channels = channels;
+    }
+
+    Path log(long firstSeq) {
+        return segments.resolve(Segment.fileName(firstSeq) + ".log");
+    }
+
+    Path ack(long firstSeq) {
+        return segments.resolve(Segment.fileName(firstSeq) + ".ack");
+    }
+
+    /** Creates a segment: header and empty sidecar written and forced, directory fsynced. */
+    Segment create(long firstSeq) throws IOException {
+        Segment s = new Segment(firstSeq, log(firstSeq), ack(firstSeq), new BitSet());
+        FileChannel w = channels.open(s.log, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+        try {
+            Segment.writeFully(w, RecordCodec.segmentHeader(firstSeq), 0);
+            w.force(true);
+            s.ackChannel = openAck(s, true);
+            fsyncDirectory(segments);
+            s.reader = FileChannel.open(s.log, StandardOpenOption.READ);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(w);
+            closeQuietly(s.ackChannel);
+            throw e;
+        }
+        s.writer = w;
+        s.sizeBytes = RecordCodec.SEGMENT_HEADER_BYTES;
+        return s;
+    }
+
+    /** Opens (creating it zero-filled when missing) the sidecar of {@code s}. */
+    FileChannel openAck(Segment s, boolean force) throws IOException {
+        FileChannel ch = channels.open(s.ack, EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
+            StandardOpenOption.WRITE));
+        if (ch.size() < Segment.ACK_BYTES) {
+            Segment.writeFully(ch, ByteBuffer.allocate((int) (Segment.ACK_BYTES - ch.size())), ch.size());
+            if (force) {
+                ch.force(true);
+            }
+        }
+        return ch;
+    }
+
+    /** The resolution bits of a segment; a missing sidecar means nothing in it is resolved. */
+    static BitSet readAck(Path ack) throws IOException {
+        try {
+            byte[] bytes = Files.readAllBytes(ack);
+            return Segment.parseAck(bytes.length > Segment.ACK_BYTES ? java.util.Arrays.copyOf(bytes, Segment.ACK_BYTES) : bytes);
+        } catch (NoSuchFileException e) {
+            return new BitSet();
+        }
+    }
+
+    /**
+     * Deletes a fully resolved segment: the log first, so a crash in between leaves at worst a
+     * sidecar without a log (ignored), never a log without its sidecar (which would replay).
+     */
+    void delete(Segment s) throws IOException {
+        closeQuietly(s.writer);
+        closeQuietly(s.ackChannel);
+        closeQuietly(s.reader);
+        Files.deleteIfExists(s.log);
+        Files.deleteIfExists(s.ack);
+        fsyncDirectory(segments);
+    }
+
+    /** The persisted sequence high-water mark: the next sequence may not be below it. */
+    Optional<Long> readHighWaterMark() throws IOException {
+        try {
+            String text = Files.readString(hwm, StandardCharsets.US_ASCII).trim();
+            return text.isEmpty() ? Optional.empty() : Optional.of(Long.parseLong(text));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Writes the high-water mark crash-safely (temp, fsync, rename, directory fsync). */
+    void writeHighWaterMark(long nextSeq) throws IOException {
+        Path tmp = dir.resolve("HWM" + TMP_SUFFIX);
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
+            Segment.writeFully(ch, ByteBuffer.wrap((nextSeq + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            ch.force(true);
+        }
+        Files.move(tmp, hwm, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        fsyncDirectory(dir);
+    }
+
+    static void fsyncDirectory(Path directory) throws IOException {
+        try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception ignored) {
+                // closing after a failure or after the last use: nothing left to protect
+            }
+        }
+    }
+}

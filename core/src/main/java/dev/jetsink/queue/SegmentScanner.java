@@ -1,0 +1,93 @@
+package dev.jetsink.queue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Reads one segment file front to back, yielding every CRC-valid record. A damaged record is
+ * skipped by searching forward for the next magic that starts a CRC-valid record; a damaged tail
+ * with nothing valid after it is reported as the end of the valid data. Never writes: recovery
+ * decides whether to truncate, and the read-only inspector simply stops there.
+ */
+final class SegmentScanner {
+
+    /** Receives each valid record; {@code buf} is the mapped segment, valid only during the call. */
+    @FunctionalInterface
+    interface RecordSink {
+        void accept(ByteBuffer buf, int offset, int totalLength);
+    }
+
+    /**
+     * What a scan found.
+     *
+     * @param fileSize       bytes in the file when mapped
+     * @param validEnd       end of the last valid record (or of the header): where a torn tail starts
+     * @param records        valid records
+     * @param corruptRegions damaged regions skipped in the middle of the segment
+     * @param headerValid    whether the segment header was intact with a known version
+     */
+    record Result(long fileSize, long validEnd, int records, int corruptRegions, boolean headerValid) {
+        boolean hasTornTail() {
+            return validEnd < fileSize;
+        }
+    }
+
+    private SegmentScanner() {
+    }
+
+    static Result scan(Path file, RecordSink sink) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE) {
+                throw new IOException(file + " is larger than any segment jetsink writes");
+            }
+            MappedByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+            return scan(buf, sink);
+        }
+    }
+
+    static Result scan(ByteBuffer buf, RecordSink sink) {
+        int size = buf.limit();
+        boolean headerValid = size >= RecordCodec.SEGMENT_HEADER_BYTES
+            && buf.getInt(0) == RecordCodec.SEGMENT_MAGIC
+            && buf.getShort(4) == RecordCodec.FORMAT_VERSION;
+        int pos = Math.min(size, RecordCodec.SEGMENT_HEADER_BYTES);
+        int records = 0;
+        int corrupt = 0;
+        int validEnd = pos;
+        while (pos + RecordCodec.RECORD_PREFIX_BYTES <= size) {
+            int len = RecordCodec.validBodyLength(buf, pos);
+            if (len < 0) {
+                int next = nextValidRecord(buf, pos + 1);
+                if (next < 0) {
+                    break;
+                }
+                corrupt++;
+                pos = next;
+                continue;
+            }
+            int total = RecordCodec.RECORD_PREFIX_BYTES + len;
+            sink.accept(buf, pos, total);
+            records++;
+            pos += total;
+            validEnd = pos;
+        }
+        return new Result(size, validEnd, records, corrupt, headerValid);
+    }
+
+    /** Position of the next CRC-valid record at or after {@code from}, or -1. */
+    private static int nextValidRecord(ByteBuffer buf, int from) {
+        byte m0 = (byte) (RecordCodec.RECORD_MAGIC >>> 24);
+        int last = buf.limit() - RecordCodec.RECORD_PREFIX_BYTES;
+        for (int p = from; p <= last; p++) {
+            if (buf.get(p) == m0 && RecordCodec.validBodyLength(buf, p) >= 0) {
+                return p;
+            }
+        }
+        return -1;
+    }
+}

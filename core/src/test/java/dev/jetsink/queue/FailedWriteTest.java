@@ -1,0 +1,76 @@
+package dev.jetsink.queue;
+
+import static dev.jetsink.queue.QueueFixtures.all;
+import static dev.jetsink.queue.QueueFixtures.append;
+import static dev.jetsink.queue.QueueFixtures.logs;
+import static dev.jetsink.queue.QueueFixtures.meta;
+import static dev.jetsink.queue.QueueFixtures.payload;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SPEC §4.2: a failed write or fsync fails its batch, never succeeds late, and rolls the segment. */
+class FailedWriteTest {
+    @TempDir
+    Path dir;
+
+    private final FaultyChannels channels = new FaultyChannels();
+
+    private QueueOptions options() {
+        return QueueOptions.withLimit(1000).withChannels(channels);
+    }
+
+    @Test
+    void failedFsyncFailsTheAppendAndTheWriterRollsToANewSegment() throws Exception {
+        try (SegmentedQueue q = SegmentedQueue.open(dir, options())) {
+            QueuedEntry before = append(q, "before");
+            channels.failForces.set(1);
+            CompletableFuture<QueuedEntry> failed = q.append(meta("lost"), payload("lost"));
+            assertThat(failed).failsWithin(java.time.Duration.ofSeconds(30))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .withCauseInstanceOf(QueueStoreException.class)
+                .withMessageContaining("fsync");
+            QueuedEntry after = append(q, "after");
+            assertThat(logs(dir)).hasSize(2);
+            assertThat(after.seq()).isGreaterThan(before.seq() + 1);
+            assertThat(all(q)).containsExactly(before, after);
+            assertThat(q.liveCount()).isEqualTo(2);
+        }
+        try (SegmentedQueue q = SegmentedQueue.open(dir, options())) {
+            // the failed record reached the page cache but its producer was told it failed
+            assertThat(all(q)).extracting(e -> e.metadata().object()).containsExactly("before", "after");
+        }
+    }
+
+    @Test
+    void failedWriteFailsEveryFutureOfItsBatchAndNoneSucceedsLater() {
+        try (SegmentedQueue q = SegmentedQueue.open(dir, options())) {
+            channels.failWrites.set(1);
+            List<CompletableFuture<QueuedEntry>> fs = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                fs.add(q.append(meta("e" + i), payload("e" + i)));
+            }
+            int failed = 0;
+            List<QueuedEntry> ok = new ArrayList<>();
+            for (CompletableFuture<QueuedEntry> f : fs) {
+                try {
+                    ok.add(f.join());
+                } catch (CompletionException e) {
+                    assertThat(e.getCause()).isInstanceOf(QueueStoreException.class);
+                    failed++;
+                }
+            }
+            assertThat(failed).isPositive();
+            assertThat(all(q)).containsExactlyElementsOf(ok);
+            assertThat(q.liveCount()).isEqualTo(ok.size());
+            // capacity of the failed appends was given back
+            assertThat(q.reserve((int) (1000 - ok.size()))).isNotNull();
+        }
+    }
+}
