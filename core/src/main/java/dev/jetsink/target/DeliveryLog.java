@@ -14,8 +14,8 @@ final class DeliveryLog implements LifecycleListener {
 
     @Override
     public void cycleExhausted(LifecycleEvent.CycleExhausted e) {
-        log.warn("retry budget exhausted, entry stays queued and retries target=\"{}\" msg_id={} cycle={} attempts={}",
-            e.target(), e.msgId(), e.cycle(), e.lifetimeAttempts());
+        log.warn("retry budget exhausted, entry stays queued and retries target=\"{}\" msg_id={} cycle={} attempts={} "
+            + "last_error=\"{}\"", e.target(), e.msgId(), e.cycle(), e.lifetimeAttempts(), e.lastError());
     }
 
     @Override
@@ -31,7 +31,7 @@ final class DeliveryLog implements LifecycleListener {
     @Override
     public void connectionChanged(LifecycleEvent.ConnectionChanged e) {
         switch (e.event()) {
-            case DISCONNECTED, CLOSED -> log.warn("NATS connection {} target=\"{}\"", e.event().name().toLowerCase(), e.target());
+            case DISCONNECTED -> log.warn("NATS connection {} target=\"{}\"", e.event().name().toLowerCase(), e.target());
             default -> log.info("NATS connection {} target=\"{}\"", e.event().name().toLowerCase(), e.target());
         }
     }

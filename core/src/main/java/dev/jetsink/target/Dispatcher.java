@@ -222,7 +222,7 @@ final class Dispatcher implements Runnable {
     private byte[] readPayload(PendingEntry p) throws QueueReadFailure {
         try {
             return ctx.queue().read(p.entry());
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (RuntimeException e) {
             throw new QueueReadFailure(e);
         }
     }
@@ -246,13 +246,13 @@ final class Dispatcher implements Runnable {
             if (p == probe) {
                 leaveProbeMode(); // the broker answered: only this entry has a problem
             }
-            retryAlone(p);
+            retryAlone(p, o);
         } else if (probe == null) {
             probe = p;
             ctx.events().probeModeEntered(new LifecycleEvent.ProbeModeEntered(ctx.target(), p.entry().msgId()));
-            advanceProbe(p);
+            advanceProbe(p, o);
         } else if (p == probe) {
-            advanceProbe(p);
+            advanceProbe(p, o);
         } else {
             // Not the probe: back to waiting with a fresh cycle, behind the probe's verdict.
             p.retry().recordFailure();
@@ -273,7 +273,7 @@ final class Dispatcher implements Runnable {
             // Without a durable failed record the entry must stay on the live queue.
             log.error("failed-events store write failed, entry stays queued target={} msg_id={} error={}",
                 ctx.target(), e.msgId(), ex.getClass().getSimpleName());
-            retryAlone(p);
+            retryAlone(p, o);
             return;
         }
         ctx.queue().resolve(p.seq());
@@ -283,33 +283,33 @@ final class Dispatcher implements Runnable {
         }
     }
 
-    private void advanceProbe(PendingEntry p) {
+    private void advanceProbe(PendingEntry p, Outcome o) {
         NextStep next = p.retry().recordFailure();
         if (next instanceof NextStep.RetryAfter r) {
             p.notBefore(ctx.clock().instant().plus(r.backoff()));
             return;
         }
-        exhausted(p, (NextStep.CycleExhausted) next);
+        exhausted(p, (NextStep.CycleExhausted) next, o);
         probe = line.poll().orElse(p);
         probe.notBefore(Instant.MIN);
         ctx.events().probeModeEntered(new LifecycleEvent.ProbeModeEntered(ctx.target(), probe.entry().msgId()));
     }
 
     /** Reschedules one entry on its own backoff while the others keep flowing. */
-    private void retryAlone(PendingEntry p) {
+    private void retryAlone(PendingEntry p, Outcome o) {
         NextStep next = p.retry().recordFailure();
         if (next instanceof NextStep.RetryAfter r) {
             p.notBefore(ctx.clock().instant().plus(r.backoff()));
             delayed.add(p);
         } else {
-            exhausted(p, (NextStep.CycleExhausted) next);
+            exhausted(p, (NextStep.CycleExhausted) next, o);
         }
     }
 
     /** The entry spent its cycle: one warning, then it waits behind everything waiting now. */
-    private void exhausted(PendingEntry p, NextStep.CycleExhausted step) {
+    private void exhausted(PendingEntry p, NextStep.CycleExhausted step, Outcome last) {
         ctx.events().cycleExhausted(new LifecycleEvent.CycleExhausted(
-            ctx.target(), p.entry().msgId(), step.cycle(), step.lifetimeAttempts()));
+            ctx.target(), p.entry().msgId(), step.cycle(), step.lifetimeAttempts(), last.detail()));
         p.retry().startNewCycle();
         line.sendToBack(p, ctx.newestSeq().getAsLong());
     }

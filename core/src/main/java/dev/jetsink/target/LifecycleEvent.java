@@ -31,7 +31,7 @@ public sealed interface LifecycleEvent {
     }
 
     /** An entry spent a cycle without delivering and stays queued. */
-    record CycleExhausted(String target, String msgId, int cycle, long lifetimeAttempts)
+    record CycleExhausted(String target, String msgId, int cycle, long lifetimeAttempts, String lastError)
             implements LifecycleEvent {
     }
 

@@ -115,14 +115,7 @@ public final class NatsTarget implements AutoCloseable {
     }
 
     private static ConnectionFactory connectionFactory(TargetConfig c, io.nats.client.ConnectionListener listener) {
-        ConnectionSettings.Builder s = ConnectionSettings.builder(String.join(",", c.servers()));
-        c.username().ifPresent(u -> s.userPassword(u, c.password().orElseThrow().reveal()));
-        c.token().ifPresent(t -> s.token(t.reveal()));
-        c.credentialsFile().ifPresent(s::credentialsFile);
-        c.tlsCa().ifPresent(s::tlsCa);
-        c.tlsClientCert().ifPresent(cert -> s.tlsClient(cert, c.tlsClientKey().orElseThrow()));
-        s.tlsRequired(c.tlsRequired());
-        return ConnectionFactory.builder(s.build())
+        return ConnectionFactory.builder(ConnectionSettings.from(c))
             .connectionName("jetsink " + c.displayId())
             // jnats cancels requests older than this; it must never cut a publish short of the
             // ack timeout (SPEC §5.3).

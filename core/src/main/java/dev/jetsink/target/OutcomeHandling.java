@@ -29,7 +29,8 @@ final class OutcomeHandling {
             return Outcome.validationFailed();
         }
         if (e instanceof ConnectFailedException cf) {
-            log.warn("NATS connection failed target=\"{}\" reason={} error=\"{}\"", ctx.target(),
+            // At debug: the cycle's exhaustion warning names the error once per cycle (guide, Observability).
+            log.debug("NATS connection failed target=\"{}\" reason={} error=\"{}\"", ctx.target(),
                 cf.reason(), cf.getMessage());
             return cf.reason() == ConnectFailedException.Reason.AUTHENTICATION
                 ? Outcome.transientOf(Outcome.Cause.AUTHENTICATION_FAILED)

@@ -40,7 +40,7 @@ class LifecycleEventsTest {
 
     @Test
     void awaitFailsWhenNoMatchingEventArrives() {
-        events.cycleExhausted(new LifecycleEvent.CycleExhausted(TARGET, "id-1", 1, 5));
+        events.cycleExhausted(new LifecycleEvent.CycleExhausted(TARGET, "id-1", 1, 5, "publish timed out"));
         assertThatThrownBy(() -> events.await(LifecycleEvent.CycleExhausted.class, e -> e.cycle() == 2,
                 Duration.ofMillis(50))).isInstanceOf(AssertionError.class).hasMessageContaining("CycleExhausted");
     }
