@@ -91,20 +91,30 @@ final class Dispatcher implements Runnable {
     public void run() {
         try {
             while (true) {
-                boolean progressed = !stopping && step();
+                boolean progressed = false;
+                try {
+                    progressed = !stopping && step();
+                } catch (RuntimeException e) {
+                    // One bad step must not end delivery for the target: log, pause briefly, go on.
+                    log.error("dispatcher step failed, retrying target=\"{}\" error={}", ctx.target(), e.toString(), e);
+                    lastStepFailed = true;
+                }
                 if (stopping && (inFlight.isEmpty() || System.nanoTime() - stopAtNanos >= 0)) {
                     break;
                 }
                 Signal s = progressed ? inbox.poll() : inbox.poll(idleWaitMillis(), TimeUnit.MILLISECONDS);
+                lastStepFailed = false;
                 while (s != null) {
-                    handle(s);
+                    try {
+                        handle(s);
+                    } catch (RuntimeException e) {
+                        log.error("dispatcher failed to handle an outcome target=\"{}\" error={}", ctx.target(), e.toString(), e);
+                    }
                     s = inbox.poll();
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            log.error("dispatcher stopped by an unexpected error target={}", ctx.target(), e);
         } finally {
             stopped.complete(null);
         }
@@ -114,11 +124,15 @@ final class Dispatcher implements Runnable {
         if (stopping) {
             return Math.max(1, TimeUnit.NANOSECONDS.toMillis(stopAtNanos - System.nanoTime()));
         }
-        // Waiting for a concurrency permit is the one case without a signal to wake us.
+        // Waiting for a concurrency permit, or after a failed step, nothing signals us: poll.
+        if (lastStepFailed) {
+            return 1000;
+        }
         return waitingForPermit ? PERMIT_WAIT_MILLIS : 60_000;
     }
 
     private boolean waitingForPermit;
+    private boolean lastStepFailed;
 
     /** Does the next piece of work, if any; false when only a signal can unblock it. */
     private boolean step() throws InterruptedException {
@@ -136,7 +150,9 @@ final class Dispatcher implements Runnable {
         }
         releaseDueDelayed(now);
         int room = ctx.publishWindow() - inFlight.size();
-        if (room <= 0 || !line.hasNext()) {
+        // Refill in chunks of at least a quarter window while publishes are in flight: each fill
+        // takes a concurrency permit (§5.6), and one permit per returning ack would exhaust them.
+        if (room <= 0 || (!inFlight.isEmpty() && room < refillChunk()) || !line.hasNext()) {
             return false;
         }
         List<PendingEntry> batch = new ArrayList<>(Math.min(room, PAGE));
@@ -148,6 +164,10 @@ final class Dispatcher implements Runnable {
             batch.add(next.get());
         }
         return attempt(batch);
+    }
+
+    private int refillChunk() {
+        return Math.max(1, ctx.publishWindow() / 4);
     }
 
     /** One fill: preconditions once, then a publish per entry, all under one attempt deadline. */
