@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,6 +92,7 @@ public final class SegmentedQueue implements QueueStore {
     private final Thread writerThread;
     private final ScheduledExecutorService maintenance;
     private final SegmentMaintenance upkeep;
+    private final ReentrantReadWriteLock submitGate = new ReentrantReadWriteLock();
     private long reserved;
     private long inflight;
     private boolean closed;
@@ -170,14 +172,22 @@ public final class SegmentedQueue implements QueueStore {
 
     private CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload) {
         CompletableFuture<QueuedEntry> future = new CompletableFuture<>();
-        synchronized (this) {
-            reserved--;
-            if (closed) {
-                return CompletableFuture.failedFuture(new QueueStoreException("queue " + dir + " is closed"));
+        GroupCommitWriter.Pending p = new GroupCommitWriter.Pending(minter.next(), options.clock().millis(), metadata,
+            payload, RecordCodec.recordSize(metadata, payload), future, false);
+        // the read lock keeps close() from queueing the writer's stop between our check and submit;
+        // the monitor is not held while submitting because the producer may write and fsync itself
+        submitGate.readLock().lock();
+        try {
+            synchronized (this) {
+                reserved--;
+                if (closed) {
+                    return CompletableFuture.failedFuture(new QueueStoreException("queue " + dir + " is closed"));
+                }
+                inflight++;
             }
-            inflight++;
-            writer.submit(new GroupCommitWriter.Pending(minter.next(), options.clock().millis(), metadata, payload,
-                RecordCodec.recordSize(metadata, payload), future, false));
+            writer.submit(p);
+        } finally {
+            submitGate.readLock().unlock();
         }
         return future;
     }
@@ -307,7 +317,12 @@ public final class SegmentedQueue implements QueueStore {
                 return;
             }
             closed = true;
+        }
+        submitGate.writeLock().lock();
+        try {
             writer.submit(GroupCommitWriter.STOP);
+        } finally {
+            submitGate.writeLock().unlock();
         }
         try {
             writerThread.join();
