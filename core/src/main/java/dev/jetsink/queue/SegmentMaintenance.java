@@ -67,13 +67,34 @@ final class SegmentMaintenance {
     /** Deletes sealed segments with no live entry left (the writer's segment is never sealed). */
     synchronized void deleteResolvedSegments() {
         List<Segment> doomed = new ArrayList<>();
+        long newest = 0;
         synchronized (queue) {
-            for (Segment s : queue.segmentsSnapshot()) {
+            List<Segment> all = queue.segmentsSnapshot();
+            if (all.isEmpty()) {
+                return;
+            }
+            newest = all.get(all.size() - 1).firstSeq;
+            for (Segment s : all) {
                 if (s.sealed && s.live == 0 && !s.busy && s.writer == null) {
                     s.busy = true;
                     queue.forget(s);
                     doomed.add(s);
                 }
+            }
+        }
+        if (!doomed.isEmpty() && doomed.get(doomed.size() - 1).firstSeq == newest) {
+            // deleting the newest segment (after a failed write): its sequences must stay used
+            try {
+                files.writeHighWaterMark(newest + Segment.MAX_RECORDS);
+            } catch (IOException e) {
+                LOG.error("cannot write the queue high-water mark in {}; keeping the segments", files.dir, e);
+                synchronized (queue) {
+                    for (Segment s : doomed) {
+                        s.busy = false;
+                        queue.recovered(s);
+                    }
+                }
+                return;
             }
         }
         for (Segment s : doomed) {
