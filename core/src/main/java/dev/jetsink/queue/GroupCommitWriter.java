@@ -55,7 +55,15 @@ final class GroupCommitWriter implements Runnable {
     void submit(Pending p) {
         if (!p.stop() && pending.isEmpty() && io.tryLock()) {
             try {
-                write(List.of(p));
+                // appends that arrived meanwhile ride along with this fsync
+                List<Pending> batch = new ArrayList<>();
+                batch.add(p);
+                drainInto(batch);
+                if (batch.removeIf(Pending::stop)) {
+                    // cannot happen while close() waits on the submit gate; hand it back to the writer thread
+                    pending.add(STOP);
+                }
+                write(batch);
             } finally {
                 io.unlock();
             }
@@ -75,10 +83,11 @@ final class GroupCommitWriter implements Runnable {
                 Thread.currentThread().interrupt();
                 break;
             }
-            pending.drainTo(batch, MAX_BATCH_RECORDS - 1);
-            stopping = batch.removeIf(Pending::stop);
             io.lock();
             try {
+                // take what queued up while a producer held the lock, so one fsync covers it all
+                drainInto(batch);
+                stopping = batch.removeIf(Pending::stop);
                 write(batch);
             } finally {
                 io.unlock();
@@ -144,6 +153,13 @@ final class GroupCommitWriter implements Runnable {
             writePos += batchBytes;
             queue.committed(active, batch.subList(i, end), firstSeq, start);
             i = end;
+        }
+    }
+
+    /** Moves queued appends (and a stop request, if queued) into {@code batch}. */
+    private void drainInto(List<Pending> batch) {
+        for (Pending q; batch.size() < MAX_BATCH_RECORDS && (q = pending.poll()) != null; ) {
+            batch.add(q);
         }
     }
 
