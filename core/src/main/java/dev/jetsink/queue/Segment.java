@@ -22,7 +22,6 @@ final class Segment {
     volatile FileChannel reader;
     /** Open only while this is the writer's segment. */
     FileChannel writer;
-    FileChannel ackChannel;
     final BitSet resolved;
     int records;
     int live;

@@ -48,12 +48,12 @@ final class SegmentFiles {
         try {
             Segment.writeFully(w, RecordCodec.segmentHeader(firstSeq), 0);
             w.force(true);
-            s.ackChannel = openAck(s, true);
+            openAck(s, true).close();
             fsyncDirectory(segments);
             s.reader = FileChannel.open(s.log, StandardOpenOption.READ);
         } catch (IOException | RuntimeException e) {
             closeQuietly(w);
-            closeQuietly(s.ackChannel);
+            closeQuietly(s.reader);
             throw e;
         }
         s.writer = w;
@@ -90,7 +90,6 @@ final class SegmentFiles {
      */
     void delete(Segment s) throws IOException {
         closeQuietly(s.writer);
-        closeQuietly(s.ackChannel);
         closeQuietly(s.reader);
         Files.deleteIfExists(s.log);
         Files.deleteIfExists(s.ack);

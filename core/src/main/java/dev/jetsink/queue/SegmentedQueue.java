@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -167,10 +166,11 @@ public final class SegmentedQueue implements QueueStore {
             }
             reserved += n;
         }
-        return new HeldReservation(n);
+        return new HeldReservation(this, n);
     }
 
-    private CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload) {
+    /** Appends one entry on a slot already reserved (see {@link HeldReservation}). */
+    CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload) {
         CompletableFuture<QueuedEntry> future = new CompletableFuture<>();
         GroupCommitWriter.Pending p = new GroupCommitWriter.Pending(minter.next(), options.clock().millis(), metadata,
             payload, RecordCodec.recordSize(metadata, payload), future, false);
@@ -345,44 +345,9 @@ public final class SegmentedQueue implements QueueStore {
         lock.release();
     }
 
-    /** Capacity held by {@link #reserve}; slots not used are given back on close. */
-    private final class HeldReservation implements Reservation {
-        private int remaining;
-
-        HeldReservation(int n) {
-            this.remaining = n;
-        }
-
-        @Override
-        public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload) {
-            RecordCodec.checkFits(metadata);
-            synchronized (this) {
-                if (remaining <= 0) {
-                    throw new IllegalStateException("no reserved capacity left");
-                }
-                remaining--;
-            }
-            return submit(metadata, payload);
-        }
-
-        @Override
-        public synchronized int remaining() {
-            return remaining;
-        }
-
-        @Override
-        public void close() {
-            int unused;
-            synchronized (this) {
-                unused = remaining;
-                remaining = 0;
-            }
-            if (unused > 0) {
-                synchronized (SegmentedQueue.this) {
-                    reserved -= unused;
-                }
-            }
-        }
+    /** Gives back reserved slots a {@link Reservation} did not use. */
+    synchronized void release(int unused) {
+        reserved -= unused;
     }
 
     // ---- called by recovery, the writer and maintenance (package-private seams) ----
@@ -479,9 +444,5 @@ public final class SegmentedQueue implements QueueStore {
 
     Path dir() {
         return dir;
-    }
-
-    static UUID parseMsgId(String msgId) {
-        return UUID.fromString(msgId);
     }
 }
