@@ -28,6 +28,8 @@ final class Segment {
     long sizeBytes;
     long lastQueuedAtMs;
     boolean sealed;
+    /** After a failed compaction, the clock time before which it is not tried again. */
+    long compactNotBeforeMs;
     boolean ackDirty;
     /** Set once compaction or deletion is under way, so the maintenance thread never does it twice. */
     boolean busy;

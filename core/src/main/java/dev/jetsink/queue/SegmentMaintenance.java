@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
 final class SegmentMaintenance {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentMaintenance.class);
 
+    private static final long COMPACT_RETRY_MS = 60_000;
+
     private final SegmentedQueue queue;
     private final SegmentFiles files;
     private final QueueOptions options;
@@ -112,7 +114,7 @@ final class SegmentMaintenance {
             boolean due;
             synchronized (queue) {
                 due = s.sealed && !s.busy && s.live > 0 && (long) s.live * 100 < s.records
-                    && now - s.lastQueuedAtMs >= options.compactAfter().toMillis();
+                    && now - s.lastQueuedAtMs >= options.compactAfter().toMillis() && now >= s.compactNotBeforeMs;
                 if (due) {
                     s.busy = true;
                 }
@@ -121,7 +123,10 @@ final class SegmentMaintenance {
                 try {
                     compact(s);
                 } catch (IOException | RuntimeException e) {
-                    LOG.error("cannot compact queue segment {}; it stays as it is", s.log, e);
+                    LOG.error("cannot compact queue segment {}; it stays as it is, retried in a minute", s.log, e);
+                    synchronized (queue) {
+                        s.compactNotBeforeMs = now + COMPACT_RETRY_MS;
+                    }
                 } finally {
                     synchronized (queue) {
                         s.busy = false;
