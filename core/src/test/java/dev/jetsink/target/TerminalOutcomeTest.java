@@ -75,6 +75,9 @@ class TerminalOutcomeTest {
             assertThat(h.events.all(LifecycleEvent.MovedToFailedStore.class)).hasSize(1);
             assertThat(t.failedStore().orElseThrow().count()).isEqualTo(1);
             assertThat(t.failedCount()).isEqualTo(1);
+            List<FailedEventStore.StoredFile> records = FailedEventStore.list(t.config().queuePath().orElseThrow());
+            assertThat(records).singleElement().satisfies(f -> assertThat(FailedEventStore.read(f.path()).errorDetail())
+                .isEqualTo("stream sealed (server error code 10109 status 400)"));
             assertThat(h.readStream()).as("nothing stored after the seal").hasSize(1);
         }
     }
@@ -184,6 +187,32 @@ class TerminalOutcomeTest {
             assertThat(t.queueLength()).isZero();
             assertThat(t.failedCount()).isEqualTo(1);
             assertThat(h.readStream()).hasSize(3).noneMatch(m -> m.msgId().orElseThrow().equals(msgId));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TargetKind.class)
+    void jetStreamPathSendsAnEventOverTheServerMaxPayloadToTheFailedStore(TargetKind kind) throws Exception {
+        try (TargetHarness h = new TargetHarness(NatsServer.builder().maxPayload(2048).build().start())) {
+            h.createDefaultStream();
+            NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
+
+            t.send(sized(kind, "too-big", 4096)).join();
+            TargetHarness.sendAll(t, kind, 0, 3);
+            LifecycleEvent.MovedToFailedStore moved = h.events.await(LifecycleEvent.MovedToFailedStore.class,
+                e -> true, TargetHarness.AWAIT);
+            h.awaitResolved(3);
+
+            assertThat(moved.outcome().cause()).isEqualTo(Outcome.Cause.PAYLOAD_TOO_LARGE);
+            assertThat(FailedEventStore.list(t.config().queuePath().orElseThrow()))
+                .singleElement().satisfies(f -> {
+                    FailedRecord r = FailedEventStore.read(f.path());
+                    assertThat(r.object()).isEqualTo("too-big");
+                    assertThat(r.errorDetail()).isEqualTo("payload exceeds server max_payload");
+                });
+            assertThat(t.queueLength()).isZero();
+            assertThat(t.failedCount()).isEqualTo(1);
+            assertThat(h.readStream()).hasSize(3);
         }
     }
 
