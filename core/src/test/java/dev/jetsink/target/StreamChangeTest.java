@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -85,7 +86,7 @@ class StreamChangeTest {
             // A new PASS period: the next capture warns once more.
             moveSubjectToCapturingStream(h);
             t.send(TargetHarness.event(kind, inFlight + 1)).join();
-            org.awaitility.Awaitility.await().atMost(TargetHarness.AWAIT)
+            Awaitility.await().atMost(TargetHarness.AWAIT)
                 .until(() -> logs.lines(Level.WARN, WARNING).size() == 2);
             assertThat(Streams.readAll(h.admin(), CAPTURING)).isEmpty();
             assertThat(t.queueLength()).isEqualTo(1);

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,7 +59,7 @@ class TerminalOutcomeTest {
                 e -> true, TargetHarness.AWAIT);
             assertThat(moved.outcome().cause()).isEqualTo(Outcome.Cause.STREAM_SEALED);
             h.events.await(LifecycleEvent.VerdictChanged.class,
-                e -> e.reason().equals(java.util.Optional.of(Verdict.ResetReason.STREAM_SEALED)), TargetHarness.AWAIT);
+                e -> e.reason().equals(Optional.of(Verdict.ResetReason.STREAM_SEALED)), TargetHarness.AWAIT);
             assertThat(t.verdictPass()).as("the 10109 resets the verdict").isFalse();
 
             // Entries queued now meet a live validation that finds the stream sealed: retryable.
@@ -236,16 +237,22 @@ class TerminalOutcomeTest {
             }
             assertThat(received).allMatch(p -> !p.contains("too-big"));
 
-            // It stays queued and retries on its own backoff; it never enters probe mode.
-            for (int attempt = 1; attempt <= 3; attempt++) {
+            // It stays queued and retries on its own backoff, through a whole cycle and into the next;
+            // it never enters probe mode.
+            for (int attempt = 1; attempt <= 6; attempt++) {
                 h.events.awaitCount(LifecycleEvent.AttemptFailed.class,
                     e -> e.outcome().cause() == Outcome.Cause.PAYLOAD_TOO_LARGE && e.outcome().entrySpecific(),
                     attempt, TargetHarness.AWAIT);
-                h.sleeper.awaitPending(Duration.ofSeconds(4L << (attempt - 1)), TargetHarness.AWAIT);
-                h.sleeper.advance(Duration.ofSeconds(4L << (attempt - 1)));
+                if (attempt != 5) {
+                    Duration backoff = Duration.ofSeconds(4L << ((attempt - 1) % 5));
+                    h.sleeper.awaitPending(backoff, TargetHarness.AWAIT);
+                    h.sleeper.advance(backoff);
+                }
             }
             TargetHarness.sendAll(t, kind, 3, 2);
             h.awaitResolved(5);
+            assertThat(h.events.all(LifecycleEvent.CycleExhausted.class)).singleElement()
+                .satisfies(e -> assertThat(e.lifetimeAttempts()).isEqualTo(5));
             assertThat(t.queueLength()).isEqualTo(1);
             assertThat(h.events.all(LifecycleEvent.ProbeModeEntered.class)).isEmpty();
             assertThat(h.events.all(LifecycleEvent.MovedToFailedStore.class)).isEmpty();
