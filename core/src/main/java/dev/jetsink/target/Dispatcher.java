@@ -13,7 +13,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +34,8 @@ final class Dispatcher implements Runnable {
     private sealed interface Signal {
     }
 
-    private record Completed(PendingEntry entry, long attemptId, Publisher.Delivered delivered, Throwable error)
-        implements Signal {
+    private record Completed(PendingEntry entry, long attemptId, Permits.Group group,
+                             Publisher.Delivered delivered, Throwable error) implements Signal {
     }
 
     private record Wake() implements Signal {
@@ -55,6 +54,7 @@ final class Dispatcher implements Runnable {
     private final Map<Long, PendingEntry> inFlight = new HashMap<>();
     private final List<PendingEntry> delayed = new ArrayList<>();
     private final WaitingLine<PendingEntry> line;
+    private final Permits permits;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private PendingEntry probe;
     private Instant sleepingUntil;
@@ -66,6 +66,7 @@ final class Dispatcher implements Runnable {
         this.ctx = ctx;
         this.path = path;
         this.outcomes = outcomes;
+        this.permits = new Permits(ctx.concurrency(), ctx.publishWindow());
         this.line = new WaitingLine<>(
             (after, max) -> ctx.queue().live(after, max).stream().map(this::pending).toList(),
             PendingEntry::seq, PAGE, 0);
@@ -150,9 +151,7 @@ final class Dispatcher implements Runnable {
         }
         releaseDueDelayed(now);
         int room = ctx.publishWindow() - inFlight.size();
-        // Refill in chunks of at least a quarter window while publishes are in flight: each fill
-        // takes a concurrency permit (§5.6), and one permit per returning ack would exhaust them.
-        if (room <= 0 || (!inFlight.isEmpty() && room < refillChunk()) || !line.hasNext()) {
+        if (room <= 0 || !line.hasNext()) {
             return false;
         }
         List<PendingEntry> batch = new ArrayList<>(Math.min(room, PAGE));
@@ -166,48 +165,46 @@ final class Dispatcher implements Runnable {
         return attempt(batch);
     }
 
-    private int refillChunk() {
-        return Math.max(1, ctx.publishWindow() / 4);
-    }
-
     /** One fill: preconditions once, then a publish per entry, all under one attempt deadline. */
     private boolean attempt(List<PendingEntry> batch) throws InterruptedException {
-        if (!ctx.concurrency().tryAcquire(0)) {
+        Optional<Permits.Group> granted = permits.open();
+        if (granted.isEmpty()) {
             batch.stream().filter(p -> p != probe).forEach(line::putBack);
-            waitingForPermit = true;
+            // Only a permit held by another target needs polling; our own drain signals us.
+            waitingForPermit = permits.blockedByOthers();
             return false;
+        }
+        Permits.Group group = granted.get();
+        if (batch.size() > permits.room(group)) {
+            batch.subList(permits.room(group), batch.size()).forEach(line::putBack);
+            batch = batch.subList(0, permits.room(group));
         }
         Deadline deadline = Deadline.after(ctx.ackTimeout());
         try {
             path.prepare(deadline);
         } catch (InterruptedException e) {
-            ctx.concurrency().release();
+            permits.unused(group);
             throw e;
         } catch (Exception e) {
-            ctx.concurrency().release();
+            permits.unused(group);
             // The attempt of the oldest entry failed before publishing; the rest were not tried.
             PendingEntry first = batch.get(0);
             batch.stream().skip(1).forEach(line::putBack);
             handleFailure(first, outcomes.classifyPreparation(e));
             return true;
         }
-        AtomicInteger open = new AtomicInteger(batch.size());
         for (PendingEntry p : batch) {
             long id = ++attempts;
             p.attemptId(id);
             inFlight.put(p.seq(), p);
+            permits.opened(group);
             CompletableFuture<Publisher.Delivered> f;
             try {
                 f = path.publish(p, readPayload(p), deadline);
             } catch (Exception e) {
                 f = CompletableFuture.failedFuture(e);
             }
-            f.whenComplete((d, t) -> {
-                if (open.decrementAndGet() == 0) {
-                    ctx.concurrency().release();
-                }
-                inbox.add(new Completed(p, id, d, t));
-            });
+            f.whenComplete((d, t) -> inbox.add(new Completed(p, id, group, d, t)));
         }
         path.endFill(deadline);
         return true;
@@ -227,6 +224,7 @@ final class Dispatcher implements Runnable {
     }
 
     private void completed(Completed c) {
+        permits.completed(c.group());
         PendingEntry p = inFlight.get(c.entry().seq());
         if (p != c.entry() || p.attemptId() != c.attemptId()) {
             return; // an attempt already settled (failed at DISCONNECTED); its entry was retried
