@@ -41,6 +41,21 @@ final class FailedCommand implements Callable<Integer> {
         return Main.EXIT_USAGE;
     }
 
+    /**
+     * The target queue directory {@code given} stands for: itself, or its parent when the
+     * operator pointed at the {@code failed/} directory. A directory that does not exist is an
+     * error rather than an empty store, so a mistyped path is not read as "nothing failed".
+     */
+    static Path targetDir(Path given) throws NoSuchFileException {
+        if (!Files.isDirectory(given)) {
+            throw new NoSuchFileException(given.toString(), null, "no such target queue directory");
+        }
+        boolean isStoreItself = given.getFileName() != null
+            && given.getFileName().toString().equals(FailedEventStore.DIRECTORY)
+            && !Files.isDirectory(FailedEventStore.directory(given));
+        return isStoreItself ? given.toAbsolutePath().getParent() : given;
+    }
+
     /** A record read back, or why it could not be; absent when it vanished meanwhile. */
     private static Optional<Read> read(StoredFile file) {
         try {
@@ -69,10 +84,12 @@ final class FailedCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             List<StoredFile> files;
+            Path target;
             try {
-                files = FailedEventStore.list(dir);
+                target = targetDir(dir);
+                files = FailedEventStore.list(target);
             } catch (IOException e) {
-                err.println("cannot read failed store " + FailedEventStore.directory(dir) + ": " + e);
+                err.println("cannot read failed store " + FailedEventStore.directory(dir) + ": " + e.getMessage());
                 return Main.EXIT_FAILURE;
             }
             out.printf("%-24s  %-36s  %-40s  %s%n", "FAILED-AT", "MSG-ID", "BUCKET/OBJECT EVENT", "ERROR");
@@ -95,7 +112,7 @@ final class FailedCommand implements Callable<Integer> {
                 }
             }
             out.println(shown + " failed record(s)" + (unreadable > 0 ? ", " + unreadable + " unreadable" : "")
-                + " in " + FailedEventStore.directory(dir));
+                + " in " + FailedEventStore.directory(target));
             out.flush();
             err.flush();
             return unreadable > 0 ? Main.EXIT_FAILURE : Main.EXIT_OK;
@@ -123,9 +140,10 @@ final class FailedCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             List<Path> matches;
             try {
+                dir = targetDir(dir);
                 matches = find();
             } catch (IOException e) {
-                err.println("cannot read failed store " + FailedEventStore.directory(dir) + ": " + e);
+                err.println("cannot read failed store " + FailedEventStore.directory(dir) + ": " + e.getMessage());
                 return Main.EXIT_FAILURE;
             }
             if (matches.isEmpty()) {

@@ -135,6 +135,24 @@ class FailedCommandTest {
     }
 
     @Test
+    void aMistypedTargetDirectoryIsAnErrorNotAnEmptyStore() {
+        CliRun run = CliRun.of("failed", "list", queueDir.resolve("notify-nats-typo").toString());
+
+        assertThat(run.exitCode).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run.err).contains("no such target queue directory");
+    }
+
+    @Test
+    void theFailedDirectoryItselfIsAcceptedInPlaceOfTheTargetDirectory() throws Exception {
+        fail("via-failed-dir", "b", "o", T0, "publish rejected", "{}");
+
+        CliRun run = CliRun.of("failed", "list", FailedEventStore.directory(queueDir).toString());
+
+        assertThat(run.exitCode).as(run.toString()).isZero();
+        assertThat(run.out).contains("via-failed-dir").contains("1 failed record(s)");
+    }
+
+    @Test
     void failedWithoutASubcommandIsAUsageError() {
         assertThat(CliRun.of("failed").exitCode).isEqualTo(Main.EXIT_USAGE);
     }
