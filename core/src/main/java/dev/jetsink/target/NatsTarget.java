@@ -174,7 +174,11 @@ public final class NatsTarget implements AutoCloseable {
         return true;
     }
 
-    private synchronized void retryInit() {
+    /**
+     * One retry of a failed init (the scheduler calls it every 60 s); package-private so a test can
+     * trigger it instead of waiting.
+     */
+    synchronized void retryInit() {
         if (initFailure.isEmpty() || thread != null) {
             return;
         }
