@@ -56,6 +56,7 @@ public final class NatsTarget implements AutoCloseable {
     private volatile boolean started;
     private ScheduledFuture<?> initRetry;
     private Thread thread;
+    private boolean closing;
 
     private NatsTarget(TargetConfig config, TargetRuntime runtime, Optional<QueueStore> queue) {
         this.config = config;
@@ -130,7 +131,7 @@ public final class NatsTarget implements AutoCloseable {
      * failure leaves a queue-backed target queueing, to deliver once the broker or stream is fixed.
      */
     public synchronized void start() {
-        if (started) {
+        if (started || closing) {
             return;
         }
         started = true;
@@ -179,7 +180,7 @@ public final class NatsTarget implements AutoCloseable {
      * trigger it instead of waiting.
      */
     synchronized void retryInit() {
-        if (initFailure.isEmpty() || thread != null) {
+        if (closing || initFailure.isEmpty() || thread != null) {
             return;
         }
         verdict.reset(Verdict.ResetReason.NEW_CONNECTION);
@@ -334,15 +335,19 @@ public final class NatsTarget implements AutoCloseable {
 
     /** Stops delivering, giving publishes in flight up to {@code grace}; queued entries stay on disk. */
     public void close(Duration grace) {
+        Thread running;
         synchronized (this) {
+            closing = true;
             if (initRetry != null) {
                 initRetry.cancel(false);
             }
+            running = thread;
         }
-        dispatcher.ifPresent(d -> d.stop(grace).join());
-        if (thread != null) {
+        // A dispatcher that never ran (init failed, or never started) would never answer the stop.
+        if (running != null) {
+            dispatcher.ifPresent(d -> d.stop(grace).join());
             try {
-                thread.join(grace.toMillis() + 1000);
+                running.join(grace.toMillis() + 1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
