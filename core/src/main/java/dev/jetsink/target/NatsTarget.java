@@ -184,14 +184,13 @@ public final class NatsTarget implements AutoCloseable {
             return;
         }
         verdict.reset(Verdict.ResetReason.NEW_CONNECTION);
-        Optional<String> before = initFailure;
-        initFailure = Optional.empty();
+        // The failure stays set while the retry runs (up to the ack timeout): no event is queued
+        // for the target until its init has succeeded (§6).
         if (initialize()) {
+            initFailure = Optional.empty();
             log.info("target init succeeded on retry target=\"{}\"", config.displayId());
             initRetry.cancel(false);
             startDispatcher();
-        } else if (initFailure.isEmpty()) {
-            initFailure = before;
         }
     }
 
