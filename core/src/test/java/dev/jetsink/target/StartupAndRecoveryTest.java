@@ -2,6 +2,7 @@ package dev.jetsink.target;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import ch.qos.logback.classic.Level;
 import dev.jetsink.config.TargetConfig;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -179,6 +181,49 @@ class StartupAndRecoveryTest {
                 assertThat(stored).hasSize(1);
                 assertThat(stored.get(0).text()).contains("obj-2");
             }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TargetKind.class)
+    void targetWhoseInitFailedClosesPromptly(TargetKind kind) throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            h.createDefaultStream();
+            Streams.seal(h.admin(), TargetHarness.STREAM);
+            NatsTarget t = NatsTarget.open(TargetHarness.config(h.jetStreamEnv(kind)), h.runtime());
+            t.start();
+            assertThat(t.initFailure()).isPresent();
+            // Its dispatcher never ran, so nothing may wait for it to stop.
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> t.close());
+            // The queue lock is released: the target can be opened again.
+            NatsTarget.open(TargetHarness.config(h.jetStreamEnv(kind)), h.runtime()).close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TargetKind.class)
+    void sealedTargetTakesNoEventsWhileItsInitRetryRuns(TargetKind kind) throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            h.createDefaultStream();
+            Streams.seal(h.admin(), TargetHarness.STREAM);
+            NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
+            assertThat(t.initFailure()).isPresent();
+
+            // A frozen server holds the retry in its stream lookup for as long as we like.
+            h.server.pause();
+            Thread retry = new Thread(t::retryInit, "init-retry");
+            try {
+                retry.start();
+                Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> t.send(TargetHarness.event(kind, 1)).isCompletedExceptionally());
+            } finally {
+                h.server.resume();
+            }
+            retry.join(TargetHarness.AWAIT.toMillis());
+            assertThat(retry.isAlive()).isFalse();
+            assertThat(t.initFailure()).as("still sealed").contains("stream EVENTS is sealed");
+            assertThat(t.queueLength()).as("nothing queued while the retry ran").isZero();
         }
     }
 
