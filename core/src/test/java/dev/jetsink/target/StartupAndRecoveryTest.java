@@ -186,6 +186,35 @@ class StartupAndRecoveryTest {
 
     @ParameterizedTest
     @EnumSource(TargetKind.class)
+    void sealedStreamAtStartupLeavesEntriesAlreadyOnDiskToDeliverOnceReplaced(TargetKind kind) throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            TargetConfig config = TargetHarness.config(h.jetStreamEnv(kind));
+            Set<String> queued;
+            // A first run queues events while the stream does not exist yet.
+            try (NatsTarget first = NatsTarget.open(config, h.runtime())) {
+                first.start();
+                TargetHarness.sendAll(first, kind, 0, 5);
+                queued = msgIds(first.queue().orElseThrow().live(0, 100));
+            }
+            h.createDefaultStream();
+            Streams.seal(h.admin(), TargetHarness.STREAM);
+
+            NatsTarget t = h.start(config);
+            assertThat(t.initFailure()).contains("stream EVENTS is sealed");
+            assertThat(t.queueLength()).as("entries already on disk stay there").isEqualTo(5);
+
+            Streams.delete(h.admin(), TargetHarness.STREAM);
+            h.createDefaultStream();
+            t.retryInit();
+            h.awaitDrained(t, DRAIN);
+            List<StoredMessage> stored = h.readStream();
+            assertThat(stored).hasSize(5);
+            assertThat(stored.stream().map(m -> m.msgId().orElseThrow()).collect(Collectors.toSet())).isEqualTo(queued);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TargetKind.class)
     void targetWhoseInitFailedClosesPromptly(TargetKind kind) throws Exception {
         try (TargetHarness h = new TargetHarness()) {
             h.createDefaultStream();
