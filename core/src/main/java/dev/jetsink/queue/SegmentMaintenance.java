@@ -152,7 +152,7 @@ final class SegmentMaintenance {
             for (int i = 0; i < live.size(); i++) {
                 long[] e = live.get(i);
                 ByteBuffer rec = ByteBuffer.allocate((int) e[2]);
-                Segment.readFully(s.reader, rec, e[1]);
+                Segment.readFully(queue.openReader(s), rec, e[1]);
                 if (RecordCodec.validBodyLength(rec, 0) != rec.capacity() - RecordCodec.RECORD_PREFIX_BYTES) {
                     throw new IOException("record " + e[0] + " fails its checksum; not compacting");
                 }

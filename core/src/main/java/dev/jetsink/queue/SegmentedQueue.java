@@ -3,9 +3,11 @@ package dev.jetsink.queue;
 import dev.jetsink.event.EventMetadata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -225,16 +227,16 @@ public final class SegmentedQueue implements QueueStore {
             FileChannel ch;
             int offset;
             int length;
-            synchronized (this) {
-                int i = index.find(seq);
-                if (i < 0) {
-                    return Optional.empty();
-                }
-                ch = segments.floorEntry(seq).getValue().reader;
-                offset = index.offset(i);
-                length = index.length(i);
-            }
             try {
+                synchronized (this) {
+                    int i = index.find(seq);
+                    if (i < 0) {
+                        return Optional.empty();
+                    }
+                    ch = openReader(segments.floorEntry(seq).getValue());
+                    offset = index.offset(i);
+                    length = index.length(i);
+                }
                 ByteBuffer buf = ByteBuffer.allocate(length);
                 Segment.readFully(ch, buf, offset);
                 if (withPayload && RecordCodec.validBodyLength(buf, 0) != length - RecordCodec.RECORD_PREFIX_BYTES) {
@@ -248,8 +250,11 @@ public final class SegmentedQueue implements QueueStore {
                     buf.get(d.payloadOffset(), payload);
                 }
                 return Optional.of(new ReadBack(d.entry(), payload));
+            } catch (ClosedByInterruptException e) {
+                // this thread's interrupt closed the shared channel; the next read reopens it
+                throw new QueueStoreException("interrupted while reading queue record " + seq + " in " + dir, e);
             } catch (ClosedChannelException e) {
-                // compaction swapped the segment file under us; look the entry up again
+                // compaction swapped the segment file under us, or another reader was interrupted; look again
                 if (attempt > 3 || closedNow()) {
                     throw new QueueStoreException("queue " + dir + " is closed", e);
                 }
@@ -260,6 +265,19 @@ public final class SegmentedQueue implements QueueStore {
                 throw new QueueStoreException("cannot read queue record " + seq + " in " + dir + ": " + e, e);
             }
         }
+    }
+
+    /**
+     * The segment's reader, reopened when an interrupted thread closed it: {@link FileChannel} closes
+     * itself for every user when one thread using it is interrupted.
+     */
+    synchronized FileChannel openReader(Segment s) throws IOException {
+        FileChannel ch = s.reader;
+        if (!ch.isOpen() && !closed && segments.get(s.firstSeq) == s) {
+            ch = FileChannel.open(s.log, StandardOpenOption.READ);
+            s.reader = ch;
+        }
+        return ch;
     }
 
     private synchronized boolean closedNow() {
