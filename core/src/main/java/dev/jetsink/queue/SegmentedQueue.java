@@ -336,31 +336,54 @@ public final class SegmentedQueue implements QueueStore {
             }
             closed = true;
         }
-        submitGate.writeLock().lock();
+        // an interrupt would cut the waits short (releasing the lock while the writer still runs) and
+        // close the channels of the final sidecar flush: set it aside and restore it afterwards
+        boolean interrupted = Thread.interrupted();
         try {
-            writer.submit(GroupCommitWriter.STOP);
+            submitGate.writeLock().lock();
+            try {
+                writer.submit(GroupCommitWriter.STOP);
+            } finally {
+                submitGate.writeLock().unlock();
+            }
+            interrupted |= awaitUninterruptibly(() -> {
+                writerThread.join();
+                return true;
+            });
+            maintenance.shutdown();
+            interrupted |= awaitUninterruptibly(() -> maintenance.awaitTermination(1, TimeUnit.MINUTES));
+            upkeep.run();
+            synchronized (this) {
+                for (Segment s : segments.values()) {
+                    SegmentFiles.closeQuietly(s.reader);
+                    SegmentFiles.closeQuietly(s.writer);
+                }
+            }
+            lock.release();
         } finally {
-            submitGate.writeLock().unlock();
-        }
-        try {
-            writerThread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        maintenance.shutdown();
-        try {
-            maintenance.awaitTermination(1, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        upkeep.run();
-        synchronized (this) {
-            for (Segment s : segments.values()) {
-                SegmentFiles.closeQuietly(s.reader);
-                SegmentFiles.closeQuietly(s.writer);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
-        lock.release();
+    }
+
+    /** A wait that an interrupt does not cut short. */
+    @FunctionalInterface
+    private interface Wait {
+        boolean await() throws InterruptedException;
+    }
+
+    /** Runs {@code w} to completion; returns whether an interrupt arrived meanwhile. */
+    private static boolean awaitUninterruptibly(Wait w) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                w.await();
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
     }
 
     /** Gives back reserved slots a {@link Reservation} did not use. */
