@@ -127,12 +127,23 @@ final class RecordCodec {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** Rejects metadata that does not fit the record's 16-bit string lengths. */
-    static void checkFits(EventMetadata m) {
+    /**
+     * Rejects an entry that cannot be stored and read back: metadata over the record's 16-bit string
+     * lengths, or a body over {@link #MAX_BODY_BYTES}, which recovery and reads would take for damage.
+     */
+    static void checkFits(EventMetadata m, byte[] payload) {
+        java.util.Objects.requireNonNull(m, "metadata");
+        java.util.Objects.requireNonNull(payload, "payload");
+        long body = MIN_BODY_BYTES + (long) payload.length;
         for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
-            if (utf8(s).length > 0xFFFF) {
+            int n = utf8(s).length;
+            if (n > 0xFFFF) {
                 throw new IllegalArgumentException("metadata field longer than 65535 bytes");
             }
+            body += n;
+        }
+        if (body > MAX_BODY_BYTES) {
+            throw new IllegalArgumentException("queue record of " + body + " bytes exceeds the " + MAX_BODY_BYTES + "-byte limit");
         }
     }
 }
