@@ -9,7 +9,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Reads one segment file front to back, yielding every CRC-valid record. A damaged record is
- * skipped by searching forward for the next magic that starts a CRC-valid record; a damaged tail
+ * skipped: at its own declared end when a valid record starts there, else by searching forward
+ * for the next magic that starts a CRC-valid record; a damaged tail
  * with nothing valid after it is reported as the end of the valid data. Never writes: recovery
  * decides whether to truncate, and the read-only inspector simply stops there.
  */
@@ -62,7 +63,12 @@ final class SegmentScanner {
         while (pos + RecordCodec.RECORD_PREFIX_BYTES <= size) {
             int len = RecordCodec.validBodyLength(buf, pos);
             if (len < 0) {
-                int next = nextValidRecord(buf, pos + 1);
+                int end = declaredEnd(buf, pos);
+                if (end == size) {
+                    // a damaged last record: whatever its payload holds is not a record of this segment
+                    break;
+                }
+                int next = end > 0 && RecordCodec.validBodyLength(buf, end) >= 0 ? end : nextValidRecord(buf, pos + 1);
                 if (next < 0) {
                     break;
                 }
@@ -77,6 +83,20 @@ final class SegmentScanner {
             validEnd = pos;
         }
         return new Result(size, validEnd, records, corrupt, headerValid);
+    }
+
+    /**
+     * Where the damaged record at {@code pos} ends by its own prefix when that prefix is intact
+     * (magic, plausible length inside the file), or -1. When a valid record starts there, the damage
+     * was in the body, and resuming there keeps a record-shaped payload from passing for a record.
+     */
+    private static int declaredEnd(ByteBuffer buf, int pos) {
+        if (buf.getInt(pos) != RecordCodec.RECORD_MAGIC) {
+            return -1;
+        }
+        int len = buf.getInt(pos + 4);
+        long end = (long) pos + RecordCodec.RECORD_PREFIX_BYTES + len;
+        return len < RecordCodec.MIN_BODY_BYTES || len > RecordCodec.MAX_BODY_BYTES || end > buf.limit() ? -1 : (int) end;
     }
 
     /** Position of the next CRC-valid record at or after {@code from}, or -1. */
