@@ -37,7 +37,9 @@ public interface QueueStore extends AutoCloseable {
 
     /**
      * Up to {@code max} live entries with a sequence above {@code afterSeq}, oldest first, without
-     * payloads. Page through the queue by passing the last returned sequence.
+     * payloads. Page through the queue by passing the last returned sequence. An entry whose record
+     * went bad on disk after the queue was opened is counted in {@link #corruptRecords()} and left
+     * out (it stays queued); a page shorter than {@code max} means there is nothing further.
      */
     List<QueuedEntry> live(long afterSeq, int max);
 

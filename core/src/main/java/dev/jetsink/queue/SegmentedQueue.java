@@ -89,6 +89,8 @@ public final class SegmentedQueue implements QueueStore {
     private final LiveIndex index = new LiveIndex();
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
     private final AtomicLong corrupt = new AtomicLong();
+    /** Live records found damaged after recovery (each is counted once). */
+    private final java.util.Set<Long> damaged = new java.util.HashSet<>();
     private final GroupCommitWriter writer;
     private final Thread writerThread;
     private final ScheduledExecutorService maintenance;
@@ -196,17 +198,26 @@ public final class SegmentedQueue implements QueueStore {
 
     @Override
     public List<QueuedEntry> live(long afterSeq, int max) {
-        List<Long> seqs = new ArrayList<>();
-        synchronized (this) {
-            for (int i = index.firstAfter(afterSeq); i < index.size() && seqs.size() < max; i++) {
-                if (index.isLive(i)) {
-                    seqs.add(index.seq(i));
+        List<QueuedEntry> out = new ArrayList<>();
+        long after = afterSeq;
+        // an entry resolved meanwhile or found damaged is left out; look further so a short page
+        // still means the end of the queue
+        while (out.size() < max) {
+            List<Long> seqs = new ArrayList<>();
+            synchronized (this) {
+                for (int i = index.firstAfter(after); i < index.size() && seqs.size() < max - out.size(); i++) {
+                    if (index.isLive(i)) {
+                        seqs.add(index.seq(i));
+                    }
                 }
             }
-        }
-        List<QueuedEntry> out = new ArrayList<>(seqs.size());
-        for (long seq : seqs) {
-            readRecord(seq, false).ifPresent(r -> out.add(r.entry()));
+            if (seqs.isEmpty()) {
+                break;
+            }
+            for (long seq : seqs) {
+                readRecord(seq, false).ifPresent(r -> out.add(r.entry()));
+            }
+            after = seqs.get(seqs.size() - 1);
         }
         return out;
     }
@@ -239,9 +250,12 @@ public final class SegmentedQueue implements QueueStore {
                 }
                 ByteBuffer buf = ByteBuffer.allocate(length);
                 Segment.readFully(ch, buf, offset);
-                if (withPayload && RecordCodec.validBodyLength(buf, 0) != length - RecordCodec.RECORD_PREFIX_BYTES) {
-                    corrupt.incrementAndGet();
-                    LOG.error("queue record {} in {} fails its checksum; it stays queued", seq, dir);
+                if (RecordCodec.validBodyLength(buf, 0) != length - RecordCodec.RECORD_PREFIX_BYTES) {
+                    reportDamage(seq);
+                    if (!withPayload) {
+                        // listing: skip it so the entries behind it still page; it stays queued
+                        return Optional.empty();
+                    }
                     throw new QueueStoreException("queue record " + seq + " in " + dir + " fails its checksum");
                 }
                 RecordCodec.Decoded d = RecordCodec.decodeHeader(buf, 0);
@@ -278,6 +292,18 @@ public final class SegmentedQueue implements QueueStore {
             s.reader = ch;
         }
         return ch;
+    }
+
+    /** Counts and logs a record that went bad after recovery, once per record however often it is read. */
+    private void reportDamage(long seq) {
+        boolean first;
+        synchronized (this) {
+            first = damaged.add(seq);
+        }
+        if (first) {
+            corrupt.incrementAndGet();
+            LOG.error("queue record {} in {} fails its checksum; it stays queued", seq, dir);
+        }
     }
 
     private synchronized boolean closedNow() {
