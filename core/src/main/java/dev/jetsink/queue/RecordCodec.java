@@ -6,6 +6,8 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.zip.CRC32C;
 
@@ -111,6 +113,20 @@ final class RecordCodec {
         return new Decoded(seq, id.toString(), Instant.ofEpochMilli(queuedAt), meta, b.position(), payloadLength);
     }
 
+    /**
+     * Decodes a whole record held alone in {@code record}, or empty when its fields do not describe
+     * exactly that record (unknown kind, lengths running past or short of its end).
+     */
+    static Optional<Decoded> tryDecode(ByteBuffer record) {
+        try {
+            Decoded d = decodeHeader(record, 0);
+            return (long) d.payloadOffset() + d.payloadLength() == record.limit() && d.payloadLength() >= 0
+                ? Optional.of(d) : Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -132,8 +148,8 @@ final class RecordCodec {
      * lengths, or a body over {@link #MAX_BODY_BYTES}, which recovery and reads would take for damage.
      */
     static void checkFits(EventMetadata m, byte[] payload) {
-        java.util.Objects.requireNonNull(m, "metadata");
-        java.util.Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(m, "metadata");
+        Objects.requireNonNull(payload, "payload");
         long body = MIN_BODY_BYTES + (long) payload.length;
         for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
             int n = utf8(s).length;

@@ -10,9 +10,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -90,7 +92,7 @@ public final class SegmentedQueue implements QueueStore {
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
     private final AtomicLong corrupt = new AtomicLong();
     /** Live records found damaged after recovery (each is counted once). */
-    private final java.util.Set<Long> damaged = new java.util.HashSet<>();
+    private final Set<Long> damaged = new HashSet<>();
     private final GroupCommitWriter writer;
     private final Thread writerThread;
     private final ScheduledExecutorService maintenance;
@@ -258,7 +260,16 @@ public final class SegmentedQueue implements QueueStore {
                     }
                     throw new QueueStoreException("queue record " + seq + " in " + dir + " fails its checksum");
                 }
-                RecordCodec.Decoded d = RecordCodec.decodeHeader(buf, 0);
+                Optional<RecordCodec.Decoded> decoded = RecordCodec.tryDecode(buf);
+                if (decoded.isEmpty()) {
+                    // checksum-valid but not a record this version can read (crafted, or another format)
+                    reportDamage(seq);
+                    if (!withPayload) {
+                        return Optional.empty();
+                    }
+                    throw new QueueStoreException("queue record " + seq + " in " + dir + " cannot be decoded");
+                }
+                RecordCodec.Decoded d = decoded.get();
                 byte[] payload = withPayload ? new byte[d.payloadLength()] : null;
                 if (payload != null) {
                     buf.get(d.payloadOffset(), payload);
@@ -302,7 +313,7 @@ public final class SegmentedQueue implements QueueStore {
         }
         if (first) {
             corrupt.incrementAndGet();
-            LOG.error("queue record {} in {} fails its checksum; it stays queued", seq, dir);
+            LOG.error("queue record {} in {} fails its checksum or cannot be decoded; it stays queued", seq, dir);
         }
     }
 
