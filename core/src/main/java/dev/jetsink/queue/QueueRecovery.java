@@ -9,6 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +41,9 @@ final class QueueRecovery {
                 String name = p.getFileName().toString();
                 if (name.endsWith(SegmentFiles.TMP_SUFFIX)) {
                     Files.deleteIfExists(p);
-                } else if (SegmentFiles.LOG_NAME.matcher(name).matches()) {
-                    firstSeqs.add(Long.parseLong(name.substring(0, 20)));
-                } else if (!(name.endsWith(".ack") && name.length() == 24)) {
+                } else if (SegmentFiles.LOG_NAME.matcher(name).matches() && SegmentFiles.firstSeqOf(name).isPresent()) {
+                    firstSeqs.add(SegmentFiles.firstSeqOf(name).get());
+                } else if (!(name.endsWith(".ack") && SegmentFiles.firstSeqOf(name).isPresent())) {
                     LOG.warn("ignoring foreign file {} in queue directory", p);
                 }
             }
@@ -147,9 +148,8 @@ final class QueueRecovery {
     private void deleteOrphanSidecars(List<Long> firstSeqs) throws IOException {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(files.segments, "*.ack")) {
             for (Path p : ds) {
-                String name = p.getFileName().toString();
-                if (name.length() == 24 && name.substring(0, 20).chars().allMatch(Character::isDigit)
-                    && !firstSeqs.contains(Long.parseLong(name.substring(0, 20)))) {
+                Optional<Long> first = SegmentFiles.firstSeqOf(p.getFileName().toString());
+                if (first.isPresent() && !firstSeqs.contains(first.get())) {
                     Files.deleteIfExists(p);
                 }
             }

@@ -33,6 +33,21 @@ final class SegmentFiles {
         this.channels = channels;
     }
 
+    /**
+     * The first sequence a segment file name ({@code <20 digits>.log|.ack}) stands for; empty for a
+     * name that only looks like one (20 digits beyond the sequence range): that is a foreign file.
+     */
+    static Optional<Long> firstSeqOf(String name) {
+        if (name.length() != 24 || !name.substring(0, 20).chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Long.parseLong(name.substring(0, 20)));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
     Path log(long firstSeq) {
         return segments.resolve(Segment.fileName(firstSeq) + ".log");
     }

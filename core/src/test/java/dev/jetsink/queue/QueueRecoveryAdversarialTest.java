@@ -103,6 +103,48 @@ class QueueRecoveryAdversarialTest {
     }
 
     @Test
+    void checksumValidRecordThatCannotBeDecodedIsSkippedInListingsAndStaysQueued() throws Exception {
+        List<QueuedEntry> written = new ArrayList<>();
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            written.add(append(q, "e0"));
+        }
+        // a complete record with the next sequence whose kind byte no version writes, CRC made to match
+        ByteBuffer odd = ByteBuffer.allocate(size("odd"));
+        RecordCodec.encode(odd, written.get(0).seq() + 1, new UUID(3, 4), 0, meta("odd"), payload("odd"));
+        odd.put(RecordCodec.RECORD_PREFIX_BYTES + 32, (byte) 9);
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(odd.array(), RecordCodec.RECORD_PREFIX_BYTES, odd.capacity() - RecordCodec.RECORD_PREFIX_BYTES);
+        odd.putInt(8, (int) crc.getValue());
+        Files.write(logs(dir).get(0), odd.array(), java.nio.file.StandardOpenOption.APPEND);
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            QueuedEntry after = append(q, "after");
+            assertThat(all(q)).containsExactly(written.get(0), after);
+            assertThat(q.liveCount()).isEqualTo(3);
+            assertThat(q.corruptRecords()).isEqualTo(1);
+        }
+        // the read-only inspector does not stumble over it either
+        assertThat(QueueInspector.of(dir).stats().live()).isEqualTo(2);
+    }
+
+    @Test
+    void segmentNameBeyondTheSequenceRangeIsAForeignFileNotAFailedOpen() throws Exception {
+        List<QueuedEntry> written = new ArrayList<>();
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            written.add(append(q, "e0"));
+        }
+        Path stray = dir.resolve("segments").resolve("99999999999999999999.log");
+        Files.writeString(stray, "not ours");
+        Path strayAck = dir.resolve("segments").resolve("99999999999999999999.ack");
+        Files.writeString(strayAck, "not ours either");
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            assertThat(all(q)).containsExactlyElementsOf(written);
+        }
+        assertThat(QueueInspector.of(dir).stats().live()).isEqualTo(1);
+        assertThat(stray).hasContent("not ours");
+        assertThat(strayAck).hasContent("not ours either");
+    }
+
+    @Test
     void emptyAndHeaderOnlySegmentsAreDroppedWithoutReusingTheirSequences() throws Exception {
         long last;
         try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
