@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 
 /** The files of one queue directory: names, creation, deletion and the directory fsyncs around them. */
 final class SegmentFiles {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentFiles.class);
     static final Pattern LOG_NAME = Pattern.compile("\\d{20}\\.log");
     static final String TMP_SUFFIX = ".tmp";
 
@@ -119,6 +120,8 @@ final class SegmentFiles {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (NumberFormatException e) {
+            // written atomically, so only outside damage gets here; the segments still bound the next sequence
+            LOG.error("queue high-water mark {} is unreadable; the next sequence follows the segments alone", hwm);
             return Optional.empty();
         }
     }
