@@ -61,6 +61,39 @@ class QueueRecoveryAdversarialTest {
     }
 
     @Test
+    void damageSpanningASegmentBoundaryCostsOnlyTheRecordsItTouches() throws Exception {
+        List<QueuedEntry> written = new ArrayList<>();
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
+            for (int i = 0; i < 12; i++) {
+                written.add(append(q, "e" + i));
+            }
+        }
+        List<Path> logs = logs(dir);
+        Path a = logs.get(0);
+        Path b = logs.get(1);
+        long aLength = Files.size(a);
+        // the last 10 bytes of the first segment, and the second one's header and start of its first record
+        try (RandomAccessFile f = new RandomAccessFile(a.toFile(), "rw")) {
+            f.seek(aLength - 10);
+            f.write(new byte[10]);
+        }
+        try (RandomAccessFile f = new RandomAccessFile(b.toFile(), "rw")) {
+            f.write(new byte[RecordCodec.SEGMENT_HEADER_BYTES + 20]);
+        }
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
+            List<QueuedEntry> expected = new ArrayList<>(written);
+            expected.remove(5);
+            expected.remove(4);
+            assertThat(all(q)).containsExactlyElementsOf(expected);
+            // a's damaged tail, b's header, b's first record
+            assertThat(q.corruptRecords()).isEqualTo(3);
+            assertThat(q.read(written.get(6))).isEqualTo(payload("e6"));
+            assertThat(append(q, "next").seq()).isGreaterThan(written.get(11).seq());
+        }
+        assertThat(Files.size(a)).isEqualTo(aLength);
+    }
+
+    @Test
     void recordHiddenInADamagedRecordsPayloadDoesNotShadowTheRecordsAfterIt() throws Exception {
         // a payload that is itself a CRC-valid record with a later sequence number
         ByteBuffer ghost = ByteBuffer.allocate(size("ghost"));
