@@ -9,8 +9,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Reads one segment file front to back, yielding every CRC-valid record. A damaged record is
- * skipped: at its own declared end when a valid record starts there, else by searching forward
- * for the next magic that starts a CRC-valid record; a damaged tail
+ * skipped by searching forward for the next magic that starts a CRC-valid record (passing over a
+ * record-shaped payload inside the damaged record when its sequence shows it); a damaged tail
  * with nothing valid after it is reported as the end of the valid data. Never writes: recovery
  * decides whether to truncate, and the read-only inspector simply stops there.
  */
@@ -63,12 +63,14 @@ final class SegmentScanner {
         while (pos + RecordCodec.RECORD_PREFIX_BYTES <= size) {
             int len = RecordCodec.validBodyLength(buf, pos);
             if (len < 0) {
+                int next = nextValidRecord(buf, pos + 1);
                 int end = declaredEnd(buf, pos);
-                if (end == size) {
-                    // a damaged last record: whatever its payload holds is not a record of this segment
-                    break;
+                if (next >= 0 && next < end && end < size && RecordCodec.validBodyLength(buf, end) >= 0
+                    && RecordCodec.seqAt(buf, next) >= RecordCodec.seqAt(buf, end)) {
+                    // the candidate lies before a valid record yet does not precede it in sequence: it
+                    // is a record-shaped payload inside the damaged record, not one of ours
+                    next = end;
                 }
-                int next = end > 0 && RecordCodec.validBodyLength(buf, end) >= 0 ? end : nextValidRecord(buf, pos + 1);
                 if (next < 0) {
                     break;
                 }
@@ -86,9 +88,8 @@ final class SegmentScanner {
     }
 
     /**
-     * Where the damaged record at {@code pos} ends by its own prefix when that prefix is intact
-     * (magic, plausible length inside the file), or -1. When a valid record starts there, the damage
-     * was in the body, and resuming there keeps a record-shaped payload from passing for a record.
+     * Where the damaged record at {@code pos} ends by its own prefix when that prefix looks intact
+     * (magic, plausible length inside the file), or -1.
      */
     private static int declaredEnd(ByteBuffer buf, int pos) {
         if (buf.getInt(pos) != RecordCodec.RECORD_MAGIC) {

@@ -116,6 +116,30 @@ class QueueRecoveryAdversarialTest {
     }
 
     @Test
+    void damagedLengthThatPointsAtALaterRecordDoesNotSkipTheRecordsBetween() throws Exception {
+        List<QueuedEntry> written = new ArrayList<>();
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            for (int i = 0; i < 5; i++) {
+                written.add(append(q, "e" + i));
+            }
+        }
+        Path log = logs(dir).get(0);
+        int record = size("e0");
+        long e1 = RecordCodec.SEGMENT_HEADER_BYTES + record;
+        // e1's body length now claims e2 as well: its declared end is exactly where e3 starts
+        try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "rw")) {
+            f.seek(e1 + 4);
+            int len = f.readInt();
+            f.seek(e1 + 4);
+            f.writeInt(len + record);
+        }
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            assertThat(all(q)).containsExactly(written.get(0), written.get(2), written.get(3), written.get(4));
+            assertThat(q.corruptRecords()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void recordThatRotsWhileTheQueueIsOpenIsSkippedInListingsAndStaysQueued() throws Exception {
         try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
             List<QueuedEntry> written = new ArrayList<>();
