@@ -105,12 +105,14 @@ final class QueueRecovery {
             if (r.fileSize() >= RecordCodec.SEGMENT_HEADER_BYTES) {
                 LOG.error("queue segment {} has a damaged header; reading its records anyway", s.log);
                 queue.countCorrupt(1);
+                s.damaged = true;
             }
         }
         long damaged = r.corruptRegions() + outOfPlace[0];
         if (damaged > 0) {
             LOG.error("queue segment {}: skipped {} damaged record(s); {} valid records kept", s.log, damaged, r.records());
             queue.countCorrupt(damaged);
+            s.damaged = true;
         }
         s.sizeBytes = r.fileSize();
         if (r.hasTornTail()) {
@@ -128,6 +130,7 @@ final class QueueRecovery {
                 // damage (or the remains of a failed write), not a torn write: report it, keep the bytes
                 LOG.error("queue segment {}: {} bytes after the last valid record are damaged; kept, not truncated",
                     s.log, r.fileSize() - r.validEnd());
+                s.damaged = true;
                 queue.countCorrupt(1);
             }
         }

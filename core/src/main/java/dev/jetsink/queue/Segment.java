@@ -33,6 +33,12 @@ final class Segment {
     boolean ackDirty;
     /** Set once compaction or deletion is under way, so the maintenance thread never does it twice. */
     boolean busy;
+    /**
+     * Holds bytes that failed their checksum. Such a segment is never compacted, and once its
+     * readable entries are resolved it is moved to quarantine instead of deleted: jetsink never
+     * deletes data it could not read.
+     */
+    boolean damaged;
 
     Segment(long firstSeq, Path log, Path ack, BitSet resolved) {
         this.firstSeq = firstSeq;

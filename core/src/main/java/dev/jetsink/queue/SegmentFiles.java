@@ -20,6 +20,9 @@ final class SegmentFiles {
     static final Pattern LOG_NAME = Pattern.compile("\\d{20}\\.log");
     static final String TMP_SUFFIX = ".tmp";
 
+    /** Where fully resolved segments holding damaged bytes are kept (see {@link #quarantine}). */
+    static final String QUARANTINE = "damaged";
+
     final Path dir;
     final Path segments;
     final Path hwm;
@@ -110,6 +113,25 @@ final class SegmentFiles {
         Files.deleteIfExists(s.log);
         Files.deleteIfExists(s.ack);
         fsyncDirectory(segments);
+    }
+
+    /**
+     * Moves a resolved segment that holds damaged bytes to {@code <dir>/damaged/} with its sidecar,
+     * for an operator to inspect, instead of deleting data jetsink could not read.
+     */
+    Path quarantine(Segment s) throws IOException {
+        closeQuietly(s.writer);
+        closeQuietly(s.reader);
+        Path target = dir.resolve(QUARANTINE);
+        Files.createDirectories(target);
+        Path moved = target.resolve(s.log.getFileName());
+        Files.move(s.log, moved, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        if (Files.exists(s.ack)) {
+            Files.move(s.ack, target.resolve(s.ack.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        fsyncDirectory(target);
+        fsyncDirectory(segments);
+        return moved;
     }
 
     /** The persisted sequence high-water mark: the next sequence may not be below it. */

@@ -101,7 +101,13 @@ final class SegmentMaintenance {
         }
         for (Segment s : doomed) {
             try {
-                files.delete(s);
+                if (s.damaged) {
+                    Path kept = files.quarantine(s);
+                    LOG.error("queue segment {} held damaged records; its readable entries are resolved and it is "
+                        + "kept for inspection at {}, not deleted", s.log, kept);
+                } else {
+                    files.delete(s);
+                }
             } catch (IOException e) {
                 LOG.error("cannot delete resolved queue segment {}; it is retried on the next open", s.log, e);
             }
@@ -113,7 +119,7 @@ final class SegmentMaintenance {
         for (Segment s : queue.segmentsSnapshot()) {
             boolean due;
             synchronized (queue) {
-                due = s.sealed && !s.busy && s.live > 0 && (long) s.live * 100 < s.records
+                due = s.sealed && !s.busy && !s.damaged && s.live > 0 && (long) s.live * 100 < s.records
                     && now - s.lastQueuedAtMs >= options.compactAfter().toMillis() && now >= s.compactNotBeforeMs;
                 if (due) {
                     s.busy = true;

@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * &lt;dir&gt;/HWM                          next sequence number, decimal ASCII (survives deletion of all segments)
  * &lt;dir&gt;/segments/&lt;20-digit first-seq&gt;.log   records
  * &lt;dir&gt;/segments/&lt;20-digit first-seq&gt;.ack   resolution sidecar
+ * &lt;dir&gt;/damaged/                     resolved segments that held damaged bytes, kept for inspection
  * *.tmp                                temporary files, removed on open
  * </pre>
  *
@@ -310,6 +311,10 @@ public final class SegmentedQueue implements QueueStore {
         boolean first;
         synchronized (this) {
             first = damaged.add(seq);
+            var holder = segments.floorEntry(seq);
+            if (holder != null && holder.getValue().contains(seq)) {
+                holder.getValue().damaged = true;
+            }
         }
         if (first) {
             corrupt.incrementAndGet();
