@@ -114,8 +114,9 @@ final class Dispatcher implements Runnable {
         if (stopping) {
             return Math.max(1, TimeUnit.NANOSECONDS.toMillis(stopAtNanos - System.nanoTime()));
         }
-        // Waiting for a concurrency permit is the one case without a signal to wake us.
-        return waitingForPermit ? PERMIT_WAIT_MILLIS : 60_000;
+        // Waiting for a concurrency permit happens in the semaphore's fair queue (attempt()):
+        // only drain the signals that arrived meanwhile, then queue for the permit again at once.
+        return waitingForPermit ? 0 : 60_000;
     }
 
     private boolean waitingForPermit;
@@ -152,7 +153,10 @@ final class Dispatcher implements Runnable {
 
     /** One fill: preconditions once, then a publish per entry, all under one attempt deadline. */
     private boolean attempt(List<PendingEntry> batch) throws InterruptedException {
-        if (!ctx.concurrency().tryAcquire(0)) {
+        // A timed wait joins the fair queue, so a permit released by another dispatcher goes to
+        // the longest waiter; an instant try would lose every hand-over to the releasing target
+        // itself, which its own completion signal wakes first (§5.6: no starvation).
+        if (!ctx.concurrency().tryAcquire(PERMIT_WAIT_MILLIS)) {
             batch.stream().filter(p -> p != probe).forEach(line::putBack);
             waitingForPermit = true;
             return false;
