@@ -42,6 +42,9 @@ class ConcurrencyAndPathTest {
 
     private static final int BACKLOG = 1500;
     private static final int QUEUED = 40;
+    private static final int WINDOW = 16;
+    /** Eight fills; a target that kept the permit while the other waited would run to its whole backlog. */
+    private static final int MAX_RUN = 8 * WINDOW;
 
     @Test
     void streamConcurrencyOfOneStillDeliversTwoBackloggedNotifyTargets() throws Exception {
@@ -56,7 +59,7 @@ class ConcurrencyAndPathTest {
             env.put(p + "JETSTREAM_ACK_TIMEOUT_SECS", "10");
             env.put(p + "QUEUE_DIR", h.queueRoot.toString());
             // A small window makes each backlog many fills, so the permit changes hands many times.
-            env.put(p + "PUBLISH_WINDOW", "16");
+            env.put(p + "PUBLISH_WINDOW", Integer.toString(WINDOW));
             env.put(p + "ENABLE_A", "on");
             env.put(p + "SUBJECT_A", "rustfs.events.a");
             env.put(p + "ENABLE_B", "on");
@@ -80,12 +83,10 @@ class ConcurrencyAndPathTest {
             Map<String, Long> perTarget = order.stream().collect(Collectors.groupingBy(s -> s, Collectors.counting()));
             assertThat(perTarget).containsOnly(
                 Map.entry("notify a:nats", (long) BACKLOG), Map.entry("notify b:nats", (long) BACKLOG));
-            // Neither backlog waited for the other to drain completely (§5.6: no starvation).
-            for (String target : perTarget.keySet()) {
-                String other = perTarget.keySet().stream().filter(s -> !s.equals(target)).findFirst().orElseThrow();
-                assertThat(order.indexOf(target)).as("first delivery of %s before %s drained", target, other)
-                    .isLessThan(order.lastIndexOf(other));
-            }
+            // The permit changes hands fill by fill: while both have a backlog, neither target
+            // delivers more than a few windows in a row (§5.6: no starvation).
+            assertThat(longestRunWhileBothPending(order)).as("longest run of one target's deliveries")
+                .isLessThanOrEqualTo(MAX_RUN);
             List<StoredMessage> stored = h.readStream();
             assertThat(stored.stream().collect(Collectors.groupingBy(StoredMessage::subject, Collectors.counting())))
                 .containsOnly(Map.entry("rustfs.events.a", (long) BACKLOG), Map.entry("rustfs.events.b", (long) BACKLOG));
@@ -129,6 +130,18 @@ class ConcurrencyAndPathTest {
             assertThat(Files.exists(FailedEventStore.directory(core.queuePath().orElseThrow())))
                 .as("no failed/ directory").isFalse();
         }
+    }
+
+    /** The most consecutive deliveries by one target before either target's last delivery. */
+    private static int longestRunWhileBothPending(List<String> order) {
+        int end = order.stream().distinct().mapToInt(order::lastIndexOf).min().orElse(0);
+        int longest = 0;
+        int run = 0;
+        for (int i = 0; i < end; i++) {
+            run = i > 0 && order.get(i).equals(order.get(i - 1)) ? run + 1 : 1;
+            longest = Math.max(longest, run);
+        }
+        return longest;
     }
 
     /** Puts {@code count} entries in the target's queue before it starts, as a restart with a backlog would. */
