@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -209,7 +210,7 @@ class SecureConnectionTest {
             rewriteWithNewMtime(fixtures.caFile());
             TargetHarness.sendAll(t, kind, EVENTS, EVENTS);
             VerdictChanged rotated = h.events.await(VerdictChanged.class,
-                e -> e.reason().equals(java.util.Optional.of(Verdict.ResetReason.TLS_ROTATED)), TargetHarness.AWAIT);
+                e -> e.reason().equals(Optional.of(Verdict.ResetReason.TLS_ROTATED)), TargetHarness.AWAIT);
             h.awaitResolved(2 * EVENTS);
 
             assertThat(rotated.state()).isEqualTo(Verdict.State.UNSET);
