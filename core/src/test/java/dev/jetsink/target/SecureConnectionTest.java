@@ -117,9 +117,8 @@ class SecureConnectionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Auth.class)
-    void badCredentialsKeepEventsQueued(Auth auth) throws Exception {
-        TargetKind kind = TargetKind.NOTIFY;
+    @MethodSource("authByKind")
+    void badCredentialsKeepEventsQueued(Auth auth, TargetKind kind) throws Exception {
         NatsServer server = NatsServer.builder().config(auth.serverConfig(fixtures)).build().start();
         try (TargetHarness h = new TargetHarness(server)) {
             Map<String, String> env = h.jetStreamEnv(kind);
