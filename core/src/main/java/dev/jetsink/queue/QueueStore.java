@@ -17,6 +17,11 @@ public interface QueueStore extends AutoCloseable {
      * completes only after the fsync that covers the record; it fails with
      * {@link QueueFullException} at {@code queue_limit} or {@link QueueStoreException} when the
      * write or fsync failed (never a late success).
+     *
+     * <p>When the queue is idle the write and fsync run on the calling thread, so this call may
+     * block for one fsync and return an already completed future; under contention the writer
+     * thread completes it. Dependent stages attached without an executor may therefore run on the
+     * writer thread: keep them short or use the {@code *Async} variants.
      */
     CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload);
 

@@ -23,6 +23,8 @@ final class SegmentFiles {
     final Path segments;
     final Path hwm;
     private final ChannelFactory channels;
+    /** Last value written to {@code HWM}: the file only ever grows. */
+    private long highWaterMark;
 
     SegmentFiles(Path dir, ChannelFactory channels) {
         this.dir = dir;
@@ -46,12 +48,12 @@ final class SegmentFiles {
         try {
             Segment.writeFully(w, RecordCodec.segmentHeader(firstSeq), 0);
             w.force(true);
-            s.ackChannel = openAck(s, true);
+            openAck(s, true).close();
             fsyncDirectory(segments);
             s.reader = FileChannel.open(s.log, StandardOpenOption.READ);
         } catch (IOException | RuntimeException e) {
             closeQuietly(w);
-            closeQuietly(s.ackChannel);
+            closeQuietly(s.reader);
             throw e;
         }
         s.writer = w;
@@ -88,7 +90,6 @@ final class SegmentFiles {
      */
     void delete(Segment s) throws IOException {
         closeQuietly(s.writer);
-        closeQuietly(s.ackChannel);
         closeQuietly(s.reader);
         Files.deleteIfExists(s.log);
         Files.deleteIfExists(s.ack);
@@ -108,7 +109,10 @@ final class SegmentFiles {
     }
 
     /** Writes the high-water mark crash-safely (temp, fsync, rename, directory fsync). */
-    void writeHighWaterMark(long nextSeq) throws IOException {
+    synchronized void writeHighWaterMark(long nextSeq) throws IOException {
+        if (nextSeq <= highWaterMark) {
+            return;
+        }
         Path tmp = dir.resolve("HWM" + TMP_SUFFIX);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -117,6 +121,7 @@ final class SegmentFiles {
         }
         Files.move(tmp, hwm, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         fsyncDirectory(dir);
+        highWaterMark = nextSeq;
     }
 
     static void fsyncDirectory(Path directory) throws IOException {

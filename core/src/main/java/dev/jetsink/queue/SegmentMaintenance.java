@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
 final class SegmentMaintenance {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentMaintenance.class);
 
+    private static final long COMPACT_RETRY_MS = 60_000;
+
     private final SegmentedQueue queue;
     private final SegmentFiles files;
     private final QueueOptions options;
@@ -67,13 +69,34 @@ final class SegmentMaintenance {
     /** Deletes sealed segments with no live entry left (the writer's segment is never sealed). */
     synchronized void deleteResolvedSegments() {
         List<Segment> doomed = new ArrayList<>();
+        long newest = 0;
         synchronized (queue) {
-            for (Segment s : queue.segmentsSnapshot()) {
+            List<Segment> all = queue.segmentsSnapshot();
+            if (all.isEmpty()) {
+                return;
+            }
+            newest = all.get(all.size() - 1).firstSeq;
+            for (Segment s : all) {
                 if (s.sealed && s.live == 0 && !s.busy && s.writer == null) {
                     s.busy = true;
                     queue.forget(s);
                     doomed.add(s);
                 }
+            }
+        }
+        if (!doomed.isEmpty() && doomed.get(doomed.size() - 1).firstSeq == newest) {
+            // deleting the newest segment (after a failed write): its sequences must stay used
+            try {
+                files.writeHighWaterMark(newest + Segment.MAX_RECORDS);
+            } catch (IOException e) {
+                LOG.error("cannot write the queue high-water mark in {}; keeping the segments", files.dir, e);
+                synchronized (queue) {
+                    for (Segment s : doomed) {
+                        s.busy = false;
+                        queue.recovered(s);
+                    }
+                }
+                return;
             }
         }
         for (Segment s : doomed) {
@@ -91,7 +114,7 @@ final class SegmentMaintenance {
             boolean due;
             synchronized (queue) {
                 due = s.sealed && !s.busy && s.live > 0 && (long) s.live * 100 < s.records
-                    && now - s.lastQueuedAtMs >= options.compactAfter().toMillis();
+                    && now - s.lastQueuedAtMs >= options.compactAfter().toMillis() && now >= s.compactNotBeforeMs;
                 if (due) {
                     s.busy = true;
                 }
@@ -100,7 +123,10 @@ final class SegmentMaintenance {
                 try {
                     compact(s);
                 } catch (IOException | RuntimeException e) {
-                    LOG.error("cannot compact queue segment {}; it stays as it is", s.log, e);
+                    LOG.error("cannot compact queue segment {}; it stays as it is, retried in a minute", s.log, e);
+                    synchronized (queue) {
+                        s.compactNotBeforeMs = now + COMPACT_RETRY_MS;
+                    }
                 } finally {
                     synchronized (queue) {
                         s.busy = false;

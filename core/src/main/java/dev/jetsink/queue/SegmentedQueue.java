@@ -12,12 +12,12 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,6 +91,7 @@ public final class SegmentedQueue implements QueueStore {
     private final Thread writerThread;
     private final ScheduledExecutorService maintenance;
     private final SegmentMaintenance upkeep;
+    private final ReentrantReadWriteLock submitGate = new ReentrantReadWriteLock();
     private long reserved;
     private long inflight;
     private boolean closed;
@@ -165,19 +166,28 @@ public final class SegmentedQueue implements QueueStore {
             }
             reserved += n;
         }
-        return new HeldReservation(n);
+        return new HeldReservation(this, n);
     }
 
-    private CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload) {
+    /** Appends one entry on a slot already reserved (see {@link HeldReservation}). */
+    CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload) {
         CompletableFuture<QueuedEntry> future = new CompletableFuture<>();
-        synchronized (this) {
-            reserved--;
-            if (closed) {
-                return CompletableFuture.failedFuture(new QueueStoreException("queue " + dir + " is closed"));
+        GroupCommitWriter.Pending p = new GroupCommitWriter.Pending(minter.next(), options.clock().millis(), metadata,
+            payload, RecordCodec.recordSize(metadata, payload), future, false);
+        // the read lock keeps close() from queueing the writer's stop between our check and submit;
+        // the monitor is not held while submitting because the producer may write and fsync itself
+        submitGate.readLock().lock();
+        try {
+            synchronized (this) {
+                reserved--;
+                if (closed) {
+                    return CompletableFuture.failedFuture(new QueueStoreException("queue " + dir + " is closed"));
+                }
+                inflight++;
             }
-            inflight++;
-            writer.submit(new GroupCommitWriter.Pending(minter.next(), options.clock().millis(), metadata, payload,
-                RecordCodec.recordSize(metadata, payload), future, false));
+            writer.submit(p);
+        } finally {
+            submitGate.readLock().unlock();
         }
         return future;
     }
@@ -307,7 +317,12 @@ public final class SegmentedQueue implements QueueStore {
                 return;
             }
             closed = true;
+        }
+        submitGate.writeLock().lock();
+        try {
             writer.submit(GroupCommitWriter.STOP);
+        } finally {
+            submitGate.writeLock().unlock();
         }
         try {
             writerThread.join();
@@ -330,44 +345,9 @@ public final class SegmentedQueue implements QueueStore {
         lock.release();
     }
 
-    /** Capacity held by {@link #reserve}; slots not used are given back on close. */
-    private final class HeldReservation implements Reservation {
-        private int remaining;
-
-        HeldReservation(int n) {
-            this.remaining = n;
-        }
-
-        @Override
-        public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload) {
-            RecordCodec.checkFits(metadata);
-            synchronized (this) {
-                if (remaining <= 0) {
-                    throw new IllegalStateException("no reserved capacity left");
-                }
-                remaining--;
-            }
-            return submit(metadata, payload);
-        }
-
-        @Override
-        public synchronized int remaining() {
-            return remaining;
-        }
-
-        @Override
-        public void close() {
-            int unused;
-            synchronized (this) {
-                unused = remaining;
-                remaining = 0;
-            }
-            if (unused > 0) {
-                synchronized (SegmentedQueue.this) {
-                    reserved -= unused;
-                }
-            }
-        }
+    /** Gives back reserved slots a {@link Reservation} did not use. */
+    synchronized void release(int unused) {
+        reserved -= unused;
     }
 
     // ---- called by recovery, the writer and maintenance (package-private seams) ----
@@ -464,9 +444,5 @@ public final class SegmentedQueue implements QueueStore {
 
     Path dir() {
         return dir;
-    }
-
-    static UUID parseMsgId(String msgId) {
-        return UUID.fromString(msgId);
     }
 }
