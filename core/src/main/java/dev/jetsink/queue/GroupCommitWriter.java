@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * since its last fsync, writes them with one positional write and covers them with one
  * {@code force}, then completes their futures. When the writer is idle and nothing is queued, the
  * producer writes and forces its own record on its own thread instead: a lone producer pays for
- * one fsync and no thread hand-off, and nothing ever waits for company. All file work happens
+ * one fsync and no thread hand-off, and nothing ever waits for company (an interrupted producer
+ * always hands off: its interrupt would close the channel for everyone). All file work happens
  * under one lock, so records are written in sequence order either way. A failed write or force
  * fails the whole batch and rolls to a new segment (SPEC §4.2).
  */
@@ -53,7 +54,9 @@ final class GroupCommitWriter implements Runnable {
     }
 
     void submit(Pending p) {
-        if (!p.stop() && pending.isEmpty() && io.tryLock()) {
+        // an interrupted producer must not touch the segment: the interrupt would close the shared
+        // writer channel, fail every append of its batch and roll the segment
+        if (!p.stop() && !Thread.currentThread().isInterrupted() && pending.isEmpty() && io.tryLock()) {
             try {
                 // appends that arrived meanwhile ride along with this fsync
                 List<Pending> batch = new ArrayList<>();

@@ -15,7 +15,8 @@ final class HeldReservation implements Reservation {
 
     @Override
     public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload) {
-        RecordCodec.checkFits(metadata);
+        // checked before a slot is taken, so a refused entry leaves the reservation whole
+        RecordCodec.checkFits(metadata, payload);
         synchronized (this) {
             if (remaining <= 0) {
                 throw new IllegalStateException("no reserved capacity left");

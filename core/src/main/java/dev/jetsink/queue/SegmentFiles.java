@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 
 /** The files of one queue directory: names, creation, deletion and the directory fsyncs around them. */
 final class SegmentFiles {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentFiles.class);
     static final Pattern LOG_NAME = Pattern.compile("\\d{20}\\.log");
     static final String TMP_SUFFIX = ".tmp";
 
@@ -31,6 +32,21 @@ final class SegmentFiles {
         this.segments = dir.resolve("segments");
         this.hwm = dir.resolve("HWM");
         this.channels = channels;
+    }
+
+    /**
+     * The first sequence a segment file name ({@code <20 digits>.log|.ack}) stands for; empty for a
+     * name that only looks like one (20 digits beyond the sequence range): that is a foreign file.
+     */
+    static Optional<Long> firstSeqOf(String name) {
+        if (name.length() != 24 || !name.substring(0, 20).chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Long.parseLong(name.substring(0, 20)));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     Path log(long firstSeq) {
@@ -104,6 +120,8 @@ final class SegmentFiles {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (NumberFormatException e) {
+            // written atomically, so only outside damage gets here; the segments still bound the next sequence
+            LOG.error("queue high-water mark {} is unreadable; the next sequence follows the segments alone", hwm);
             return Optional.empty();
         }
     }

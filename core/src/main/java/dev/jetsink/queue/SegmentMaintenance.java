@@ -152,7 +152,7 @@ final class SegmentMaintenance {
             for (int i = 0; i < live.size(); i++) {
                 long[] e = live.get(i);
                 ByteBuffer rec = ByteBuffer.allocate((int) e[2]);
-                Segment.readFully(s.reader, rec, e[1]);
+                Segment.readFully(queue.openReader(s), rec, e[1]);
                 if (RecordCodec.validBodyLength(rec, 0) != rec.capacity() - RecordCodec.RECORD_PREFIX_BYTES) {
                     throw new IOException("record " + e[0] + " fails its checksum; not compacting");
                 }
@@ -166,19 +166,27 @@ final class SegmentMaintenance {
             Files.deleteIfExists(tmp);
             throw e;
         }
-        Files.move(tmp, s.log, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        SegmentFiles.fsyncDirectory(files.segments);
         FileChannel old;
+        // the swap of file, reader and offsets is one step under the queue's lock: a reader that
+        // reopens the segment (after an interrupt closed it) never pairs the new file with old offsets
         synchronized (queue) {
+            try {
+                Files.move(tmp, s.log, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(tmp);
+                throw e;
+            }
+            FileChannel fresh = FileChannel.open(s.log, StandardOpenOption.READ);
             for (int i = 0; i < live.size(); i++) {
                 queue.moved(live.get(i)[0], newOffsets[i]);
             }
             old = s.reader;
-            s.reader = FileChannel.open(s.log, StandardOpenOption.READ);
+            s.reader = fresh;
             s.records = live.size();
             s.sizeBytes = pos;
         }
         SegmentFiles.closeQuietly(old);
+        SegmentFiles.fsyncDirectory(files.segments);
         LOG.info("compacted queue segment {} to {} live records ({} bytes)", s.log, live.size(), pos);
     }
 }

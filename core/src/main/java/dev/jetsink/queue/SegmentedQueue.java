@@ -3,14 +3,18 @@ package dev.jetsink.queue;
 import dev.jetsink.event.EventMetadata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -87,6 +91,8 @@ public final class SegmentedQueue implements QueueStore {
     private final LiveIndex index = new LiveIndex();
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
     private final AtomicLong corrupt = new AtomicLong();
+    /** Live records found damaged after recovery (each is counted once). */
+    private final Set<Long> damaged = new HashSet<>();
     private final GroupCommitWriter writer;
     private final Thread writerThread;
     private final ScheduledExecutorService maintenance;
@@ -194,17 +200,26 @@ public final class SegmentedQueue implements QueueStore {
 
     @Override
     public List<QueuedEntry> live(long afterSeq, int max) {
-        List<Long> seqs = new ArrayList<>();
-        synchronized (this) {
-            for (int i = index.firstAfter(afterSeq); i < index.size() && seqs.size() < max; i++) {
-                if (index.isLive(i)) {
-                    seqs.add(index.seq(i));
+        List<QueuedEntry> out = new ArrayList<>();
+        long after = afterSeq;
+        // an entry resolved meanwhile or found damaged is left out; look further so a short page
+        // still means the end of the queue
+        while (out.size() < max) {
+            List<Long> seqs = new ArrayList<>();
+            synchronized (this) {
+                for (int i = index.firstAfter(after); i < index.size() && seqs.size() < max - out.size(); i++) {
+                    if (index.isLive(i)) {
+                        seqs.add(index.seq(i));
+                    }
                 }
             }
-        }
-        List<QueuedEntry> out = new ArrayList<>(seqs.size());
-        for (long seq : seqs) {
-            readRecord(seq, false).ifPresent(r -> out.add(r.entry()));
+            if (seqs.isEmpty()) {
+                break;
+            }
+            for (long seq : seqs) {
+                readRecord(seq, false).ifPresent(r -> out.add(r.entry()));
+            }
+            after = seqs.get(seqs.size() - 1);
         }
         return out;
     }
@@ -225,31 +240,46 @@ public final class SegmentedQueue implements QueueStore {
             FileChannel ch;
             int offset;
             int length;
-            synchronized (this) {
-                int i = index.find(seq);
-                if (i < 0) {
-                    return Optional.empty();
-                }
-                ch = segments.floorEntry(seq).getValue().reader;
-                offset = index.offset(i);
-                length = index.length(i);
-            }
             try {
+                synchronized (this) {
+                    int i = index.find(seq);
+                    if (i < 0) {
+                        return Optional.empty();
+                    }
+                    ch = openReader(segments.floorEntry(seq).getValue());
+                    offset = index.offset(i);
+                    length = index.length(i);
+                }
                 ByteBuffer buf = ByteBuffer.allocate(length);
                 Segment.readFully(ch, buf, offset);
-                if (withPayload && RecordCodec.validBodyLength(buf, 0) != length - RecordCodec.RECORD_PREFIX_BYTES) {
-                    corrupt.incrementAndGet();
-                    LOG.error("queue record {} in {} fails its checksum; it stays queued", seq, dir);
+                if (RecordCodec.validBodyLength(buf, 0) != length - RecordCodec.RECORD_PREFIX_BYTES) {
+                    reportDamage(seq);
+                    if (!withPayload) {
+                        // listing: skip it so the entries behind it still page; it stays queued
+                        return Optional.empty();
+                    }
                     throw new QueueStoreException("queue record " + seq + " in " + dir + " fails its checksum");
                 }
-                RecordCodec.Decoded d = RecordCodec.decodeHeader(buf, 0);
+                Optional<RecordCodec.Decoded> decoded = RecordCodec.tryDecode(buf);
+                if (decoded.isEmpty()) {
+                    // checksum-valid but not a record this version can read (crafted, or another format)
+                    reportDamage(seq);
+                    if (!withPayload) {
+                        return Optional.empty();
+                    }
+                    throw new QueueStoreException("queue record " + seq + " in " + dir + " cannot be decoded");
+                }
+                RecordCodec.Decoded d = decoded.get();
                 byte[] payload = withPayload ? new byte[d.payloadLength()] : null;
                 if (payload != null) {
                     buf.get(d.payloadOffset(), payload);
                 }
                 return Optional.of(new ReadBack(d.entry(), payload));
+            } catch (ClosedByInterruptException e) {
+                // this thread's interrupt closed the shared channel; the next read reopens it
+                throw new QueueStoreException("interrupted while reading queue record " + seq + " in " + dir, e);
             } catch (ClosedChannelException e) {
-                // compaction swapped the segment file under us; look the entry up again
+                // compaction swapped the segment file under us, or another reader was interrupted; look again
                 if (attempt > 3 || closedNow()) {
                     throw new QueueStoreException("queue " + dir + " is closed", e);
                 }
@@ -259,6 +289,31 @@ public final class SegmentedQueue implements QueueStore {
                 }
                 throw new QueueStoreException("cannot read queue record " + seq + " in " + dir + ": " + e, e);
             }
+        }
+    }
+
+    /**
+     * The segment's reader, reopened when an interrupted thread closed it: {@link FileChannel} closes
+     * itself for every user when one thread using it is interrupted.
+     */
+    synchronized FileChannel openReader(Segment s) throws IOException {
+        FileChannel ch = s.reader;
+        if (!ch.isOpen() && !closed && segments.get(s.firstSeq) == s) {
+            ch = FileChannel.open(s.log, StandardOpenOption.READ);
+            s.reader = ch;
+        }
+        return ch;
+    }
+
+    /** Counts and logs a record that went bad after recovery, once per record however often it is read. */
+    private void reportDamage(long seq) {
+        boolean first;
+        synchronized (this) {
+            first = damaged.add(seq);
+        }
+        if (first) {
+            corrupt.incrementAndGet();
+            LOG.error("queue record {} in {} fails its checksum or cannot be decoded; it stays queued", seq, dir);
         }
     }
 
@@ -318,31 +373,54 @@ public final class SegmentedQueue implements QueueStore {
             }
             closed = true;
         }
-        submitGate.writeLock().lock();
+        // an interrupt would cut the waits short (releasing the lock while the writer still runs) and
+        // close the channels of the final sidecar flush: set it aside and restore it afterwards
+        boolean interrupted = Thread.interrupted();
         try {
-            writer.submit(GroupCommitWriter.STOP);
+            submitGate.writeLock().lock();
+            try {
+                writer.submit(GroupCommitWriter.STOP);
+            } finally {
+                submitGate.writeLock().unlock();
+            }
+            interrupted |= awaitUninterruptibly(() -> {
+                writerThread.join();
+                return true;
+            });
+            maintenance.shutdown();
+            interrupted |= awaitUninterruptibly(() -> maintenance.awaitTermination(1, TimeUnit.MINUTES));
+            upkeep.run();
+            synchronized (this) {
+                for (Segment s : segments.values()) {
+                    SegmentFiles.closeQuietly(s.reader);
+                    SegmentFiles.closeQuietly(s.writer);
+                }
+            }
+            lock.release();
         } finally {
-            submitGate.writeLock().unlock();
-        }
-        try {
-            writerThread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        maintenance.shutdown();
-        try {
-            maintenance.awaitTermination(1, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        upkeep.run();
-        synchronized (this) {
-            for (Segment s : segments.values()) {
-                SegmentFiles.closeQuietly(s.reader);
-                SegmentFiles.closeQuietly(s.writer);
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
-        lock.release();
+    }
+
+    /** A wait that an interrupt does not cut short. */
+    @FunctionalInterface
+    private interface Wait {
+        boolean await() throws InterruptedException;
+    }
+
+    /** Runs {@code w} to completion; returns whether an interrupt arrived meanwhile. */
+    private static boolean awaitUninterruptibly(Wait w) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                w.await();
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
     }
 
     /** Gives back reserved slots a {@link Reservation} did not use. */

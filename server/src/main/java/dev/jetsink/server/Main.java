@@ -15,6 +15,8 @@ import picocli.CommandLine.Command;
     subcommands = {
         CheckConfigCommand.class,
         QueueCommand.class,
+        StreamPlanCommand.class,
+        FailedCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
