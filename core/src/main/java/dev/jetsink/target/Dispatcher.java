@@ -129,7 +129,12 @@ final class Dispatcher implements Runnable {
         if (lastStepFailed) {
             return 1000;
         }
-        return waitingForPermit ? PERMIT_WAIT_MILLIS : 60_000;
+        if (waitingForPermit) {
+            // Holding no permit, the wait happened in the semaphore's fair queue: take the signals
+            // that came meanwhile and queue again at once.
+            return permits.holdsNone() ? 0 : PERMIT_WAIT_MILLIS;
+        }
+        return 60_000;
     }
 
     private boolean waitingForPermit;

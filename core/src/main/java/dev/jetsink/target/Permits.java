@@ -19,6 +19,8 @@ final class Permits {
     }
 
     private static final int MAX_HELD = 2;
+    /** How long a dispatcher that holds no permit waits in the semaphore's fair queue per try. */
+    private static final long QUEUE_WAIT_MILLIS = 100;
 
     private final StreamConcurrency concurrency;
     private final int window;
@@ -38,7 +40,12 @@ final class Permits {
         if (current != null && current.opened < window) {
             return Optional.of(current);
         }
-        if (held >= MAX_HELD || !concurrency.tryAcquire(0)) {
+        // Holding none, wait in the fair queue: a permit another target releases then goes to the
+        // longest waiter. An instant try would lose every hand-over to the releasing dispatcher,
+        // which its own completions wake first (§5.6: no starvation). Holding one, only try: our
+        // own completions will signal us, and blocking here would delay releasing it.
+        long wait = held == 0 ? QUEUE_WAIT_MILLIS : 0;
+        if (held >= MAX_HELD || !concurrency.tryAcquire(wait)) {
             return Optional.empty();
         }
         held++;
@@ -49,6 +56,11 @@ final class Permits {
     /** True when {@link #open()} came back empty for want of a free permit (not our own limit). */
     boolean blockedByOthers() {
         return held < MAX_HELD;
+    }
+
+    /** True when this dispatcher holds no permit (so {@link #open()} already waited in the queue). */
+    boolean holdsNone() {
+        return held == 0;
     }
 
     int room(Group g) {
