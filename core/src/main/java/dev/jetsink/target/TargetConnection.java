@@ -91,7 +91,10 @@ final class TargetConnection implements ConnectionListener, AutoCloseable {
             Connection old = connection;
             connection = null;
             stamp = null;
-            closeQuietly(old);
+            // Closing a TLS connection can take seconds; the next attempt need not wait for it.
+            Thread closer = new Thread(() -> closeQuietly(old), "jetsink-close-rotated");
+            closer.setDaemon(true);
+            closer.start();
             events.tlsRotated();
         }
     }
