@@ -330,15 +330,19 @@ public final class NatsTarget implements AutoCloseable {
 
     /** Stops delivering, giving publishes in flight up to {@code grace}; queued entries stay on disk. */
     public void close(Duration grace) {
+        Thread running;
         synchronized (this) {
             if (initRetry != null) {
                 initRetry.cancel(false);
             }
+            running = thread;
         }
-        dispatcher.ifPresent(d -> d.stop(grace).join());
-        if (thread != null) {
+        // A dispatcher that never ran (target opened but not started) has nothing to stop, and
+        // its stop future would never complete.
+        if (running != null) {
+            dispatcher.ifPresent(d -> d.stop(grace).join());
             try {
-                thread.join(grace.toMillis() + 1000);
+                running.join(grace.toMillis() + 1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
