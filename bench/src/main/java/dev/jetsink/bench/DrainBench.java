@@ -11,6 +11,7 @@ import dev.jetsink.event.OutboundEvent;
 import dev.jetsink.target.LifecycleEvent;
 import dev.jetsink.target.LifecycleListener;
 import dev.jetsink.target.NatsTarget;
+import dev.jetsink.target.StreamConcurrency;
 import dev.jetsink.target.TargetRuntime;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StreamSpec;
@@ -47,9 +48,9 @@ import org.slf4j.LoggerFactory;
  * {@code publishAsync} with msg ids and a window of 1024. Real time throughout; prints events/s
  * and ratios and writes them as JSON.
  *
- * <p>Usage: {@code DrainBench --out PATH [--events N] [--baseline-events M]} (defaults 100 000 and
- * min(N, 20 000); the baseline's rate is per event, so a smaller M only shortens its file-writing
- * fill, which is not measured).
+ * <p>Usage: {@code DrainBench --out PATH [--events N] [--baseline-events M] [--kind notify|audit]
+ * [--notify-concurrency C]} (defaults 100 000, min(N, 20 000), notify, 20). The baseline's rate is
+ * per event, so a smaller M only shortens its file-writing fill, which is not measured.
  */
 public final class DrainBench {
 
@@ -62,11 +63,15 @@ public final class DrainBench {
     private final NatsServer server;
     private final Connection admin;
     private final Path work;
+    private final TargetKind kind;
+    private final int notifyConcurrency;
 
-    private DrainBench(NatsServer server, Connection admin, Path work) {
+    private DrainBench(NatsServer server, Connection admin, Path work, TargetKind kind, int notifyConcurrency) {
         this.server = server;
         this.admin = admin;
         this.work = work;
+        this.kind = kind;
+        this.notifyConcurrency = notifyConcurrency;
     }
 
     public static void main(String[] args) throws Exception {
@@ -81,9 +86,12 @@ public final class DrainBench {
         try (NatsServer server = NatsServer.builder().build().start();
              Connection admin = Nats.connect(server.url())) {
             Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
-            DrainBench bench = new DrainBench(server, admin, work);
-            System.out.printf("drain benchmark: %d events of %d B (baseline %d) into file stream %s, nats-server at %s%n",
-                n, EVENT_BYTES, baselineN, STREAM, server.url());
+            DrainBench bench = new DrainBench(server, admin, work,
+                TargetKind.fromLabel(opts.getOrDefault("kind", "notify")),
+                Integer.parseInt(opts.getOrDefault("notify-concurrency", "20")));
+            System.out.printf("drain benchmark: %d events of %d B (baseline %d) into file stream %s, nats-server at %s, "
+                + "%s target, notify stream concurrency %d%n", n, EVENT_BYTES, baselineN, STREAM, server.url(),
+                bench.kind.label(), bench.notifyConcurrency);
             bench.jetsink(Math.min(n, 10_000), 1024, "warm-up");
             bench.raw(Math.min(n, 10_000), "warm-up");
             double jetsink = bench.jetsink(n, 1024, "jetsink publish_window=1024");
@@ -102,6 +110,8 @@ public final class DrainBench {
             drain.put("events", n);
             drain.put("baseline_events", baselineN);
             drain.put("event_bytes", EVENT_BYTES);
+            drain.put("target_kind", bench.kind.label());
+            drain.put("notify_stream_concurrency", bench.notifyConcurrency);
             System.out.printf("%nwindow 1024 vs window 1: %.2fx   vs baseline peer: %.2fx   vs raw jnats: %.2f of raw%n",
                 jetsink / window1, jetsink / baseline, jetsink / raw);
             Files.createDirectories(out.toAbsolutePath().getParent());
@@ -130,12 +140,13 @@ public final class DrainBench {
                 drained.countDown();
             }
         };
-        TargetRuntime runtime = TargetRuntime.system().withListener(counter);
+        TargetRuntime runtime = TargetRuntime.system().withListener(counter)
+            .withNotifyConcurrency(new StreamConcurrency(notifyConcurrency));
         try (NatsTarget target = NatsTarget.open(config(queueDir, window, n), runtime)) {
             long fillStart = System.nanoTime();
             List<CompletableFuture<Void>> batch = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                batch.add(target.send(event(i)));
+                batch.add(target.send(event(kind, i)));
                 if (batch.size() == 4096) {
                     CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).join();
                     batch.clear();
@@ -170,7 +181,7 @@ public final class DrainBench {
         BaselinePeer peer = new BaselinePeer(dir);
         long fillStart = System.nanoTime();
         for (int i = 0; i < n; i++) {
-            peer.store(i, UUID.randomUUID().toString(), event(i).payload());
+            peer.store(i, UUID.randomUUID().toString(), event(TargetKind.NOTIFY, i).payload());
         }
         double fillSecs = seconds(System.nanoTime() - fillStart);
         try (Connection c = Nats.connect(server.url())) {
@@ -195,7 +206,7 @@ public final class DrainBench {
         String run = UUID.randomUUID().toString();
         byte[][] payloads = new byte[n][];
         for (int i = 0; i < n; i++) {
-            payloads[i] = event(i).payload();
+            payloads[i] = event(TargetKind.NOTIFY, i).payload();
         }
         try (Connection c = Nats.connect(server.url())) {
             JetStream js = c.jetStream();
@@ -224,7 +235,6 @@ public final class DrainBench {
 
     private TargetConfig config(Path queueDir, int window, int n) {
         Map<String, String> env = new HashMap<>();
-        TargetKind kind = TargetKind.NOTIFY;
         env.put(kind.variable("enable"), "on");
         env.put(kind.variable("address"), server.url());
         env.put(kind.variable("subject"), SUBJECT);
@@ -241,10 +251,10 @@ public final class DrainBench {
     }
 
     /** A 1 KiB JSON event. */
-    private static OutboundEvent event(int i) {
+    private static OutboundEvent event(TargetKind kind, int i) {
         String head = "{\"EventName\":\"s3:ObjectCreated:Put\",\"Key\":\"bench/obj-" + i + "\",\"pad\":\"";
         String json = head + "x".repeat(EVENT_BYTES - head.length() - 2) + "\"}";
-        return new OutboundEvent(new EventMetadata(TargetKind.NOTIFY, "bench", "obj-" + i, "s3:ObjectCreated:Put",
+        return new OutboundEvent(new EventMetadata(kind, "bench", "obj-" + i, "s3:ObjectCreated:Put",
             "application/json"), json.getBytes(StandardCharsets.UTF_8));
     }
 
