@@ -12,6 +12,14 @@ public interface LifecycleListener {
     LifecycleListener NONE = new LifecycleListener() {
     };
 
+    /**
+     * One listener handing every event to each of {@code listeners} in order, e.g. metrics plus a
+     * test's recorder; a listener that throws does not keep the event from the others.
+     */
+    static LifecycleListener fanOut(LifecycleListener... listeners) {
+        return new FanOutListener(java.util.List.of(listeners));
+    }
+
     default void verdictChanged(LifecycleEvent.VerdictChanged event) {
     }
 
