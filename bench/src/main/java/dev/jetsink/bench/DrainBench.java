@@ -2,6 +2,7 @@ package dev.jetsink.bench;
 
 import ch.qos.logback.classic.Level;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.config.ConfigLoader;
 import dev.jetsink.config.LoadedConfig;
 import dev.jetsink.config.TargetConfig;
@@ -137,9 +138,13 @@ public final class DrainBench {
                 rounds, jetsink, window1, raw, baseline);
             System.out.printf("window 1024 vs window 1: %.2fx   vs baseline peer: %.2fx   vs raw jnats: %.2f of raw%n",
                 jetsink / window1, jetsink / baseline, jetsink / raw);
+            // The results file keeps its other sections (queue, latency, ...) when this part reruns.
+            ObjectMapper json = new ObjectMapper();
             Files.createDirectories(out.toAbsolutePath().getParent());
-            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(out.toFile(), drain);
-            System.out.println("wrote " + out);
+            ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
+            root.set("drain", drain);
+            json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
+            System.out.println("wrote section drain of " + out);
         } finally {
             deleteTree(work);
         }
