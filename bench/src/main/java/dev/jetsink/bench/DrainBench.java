@@ -142,7 +142,7 @@ public final class DrainBench {
             ObjectMapper json = new ObjectMapper();
             Files.createDirectories(out.toAbsolutePath().getParent());
             ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
-            root.set("drain", drain);
+            root.set("drain", json.valueToTree(drain));
             json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
             System.out.println("wrote section drain of " + out);
         } finally {

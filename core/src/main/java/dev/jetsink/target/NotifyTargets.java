@@ -4,32 +4,15 @@ import dev.jetsink.config.JetsinkConfig;
 import dev.jetsink.config.TargetKind;
 import dev.jetsink.event.Envelopes;
 import dev.jetsink.event.S3EventRecord;
-import java.util.concurrent.CompletableFuture;
 
-/** The library entry point for S3 bucket notifications: typed events onto every notify target. */
-public final class NotifyTargets implements AutoCloseable {
-
-    private final Targets targets;
+/** The library entry point for S3 bucket notifications: typed records onto every notify target. */
+public final class NotifyTargets extends TypedTargets<S3EventRecord> {
 
     private NotifyTargets(Targets targets) {
-        this.targets = targets;
+        super(targets, Envelopes::notify);
     }
 
     public static NotifyTargets start(JetsinkConfig config, TargetRuntime runtime) {
         return new NotifyTargets(Targets.start(TargetKind.NOTIFY, config, runtime));
-    }
-
-    /** Completes when every notify target has durably queued the event (SPEC §3.1). */
-    public CompletableFuture<Void> send(S3EventRecord event) {
-        return targets.send(Envelopes.notify(event));
-    }
-
-    public Targets targets() {
-        return targets;
-    }
-
-    @Override
-    public void close() {
-        targets.close();
     }
 }

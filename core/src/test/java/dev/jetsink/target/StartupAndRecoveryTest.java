@@ -76,7 +76,7 @@ class StartupAndRecoveryTest {
     @ParameterizedTest
     @EnumSource(TargetKind.class)
     void eventsQueueWhileTheBrokerIsDownAtStartupAndDeliverWhenItStarts(TargetKind kind) throws Exception {
-        try (TargetHarness h = new TargetHarness(); CapturedLogs logs = new CapturedLogs(NatsTarget.class)) {
+        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(NatsTarget.class)) {
             h.createDefaultStream();
             h.server.stop();
             NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
@@ -106,7 +106,7 @@ class StartupAndRecoveryTest {
     @ParameterizedTest
     @EnumSource(TargetKind.class)
     void eventsQueueWhileTheStreamIsMissingAndDeliverOnceItIsCreated(TargetKind kind) throws Exception {
-        try (TargetHarness h = new TargetHarness(); CapturedLogs logs = new CapturedLogs(StreamCheck.class)) {
+        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(StreamCheck.class)) {
             NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
             assertThat(logs.at(Level.ERROR)).anySatisfy(line -> assertThat(line)
                 .contains("JetStream stream validation failed")
@@ -135,7 +135,7 @@ class StartupAndRecoveryTest {
     @ParameterizedTest
     @EnumSource(TargetKind.class)
     void sealedStreamAtStartupFailsInitUntilTheOperatorReplacesIt(TargetKind kind) throws Exception {
-        try (TargetHarness h = new TargetHarness(); CapturedLogs logs = new CapturedLogs(NatsTarget.class)) {
+        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(NatsTarget.class)) {
             h.createDefaultStream();
             Streams.seal(h.admin(), TargetHarness.STREAM);
             h.createStream(StreamSpec.of("HEALTHY", "rustfs.healthy").duplicateWindow(Duration.ofSeconds(274)).build());

@@ -59,7 +59,7 @@ class StreamValidationTest {
     @ParameterizedTest
     @EnumSource(TargetKind.class)
     void duplicateWindowOf274SecondsPassesAtAckTimeout30(TargetKind kind) throws Exception {
-        try (TargetHarness h = new TargetHarness(); CapturedLogs logs = new CapturedLogs(StreamCheck.class)) {
+        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(StreamCheck.class)) {
             h.createStream(StreamSpec.of(TargetHarness.STREAM, TargetHarness.SUBJECT).duplicateWindow(WINDOW).build());
             NatsTarget t = h.start(TargetHarness.config(ackTimeout30(h, kind)));
             assertThat(t.verdictPass()).isTrue();
@@ -88,7 +88,7 @@ class StreamValidationTest {
     private static void keepsEntriesQueuedUntilRepaired(TargetHarness h, TargetKind kind, Map<String, String> env,
                                                         StreamSpec flawed, StreamSpec repaired, String cause)
             throws Exception {
-        try (CapturedLogs logs = new CapturedLogs(StreamCheck.class)) {
+        try (CapturedLog logs = CapturedLog.of(StreamCheck.class)) {
             h.createStream(flawed);
             NatsTarget t = h.start(TargetHarness.config(env));
             String failureLine = "JetStream stream validation failed target=\"" + t.displayId() + "\" stream=EVENTS";
