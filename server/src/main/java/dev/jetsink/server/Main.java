@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
     version = "jetsink 0.1.0",
     description = "Delivers object-storage events (S3 notifications, audit entries) to NATS without losing them.",
     subcommands = {
+        ServeCommand.class,
         CheckConfigCommand.class,
         QueueCommand.class,
         CommandLine.HelpCommand.class
