@@ -54,6 +54,7 @@ public final class NatsTarget implements AutoCloseable {
     private final AtomicLong newestSeq = new AtomicLong();
     private volatile Optional<String> initFailure = Optional.empty();
     private volatile boolean started;
+    private boolean closed;
     private ScheduledFuture<?> initRetry;
     private Thread thread;
 
@@ -175,7 +176,7 @@ public final class NatsTarget implements AutoCloseable {
     }
 
     private synchronized void retryInit() {
-        if (initFailure.isEmpty() || thread != null) {
+        if (initFailure.isEmpty() || thread != null || closed) {
             return;
         }
         verdict.reset(Verdict.ResetReason.NEW_CONNECTION);
@@ -364,15 +365,19 @@ public final class NatsTarget implements AutoCloseable {
 
     /** Stops delivering, giving publishes in flight up to {@code grace}; queued entries stay on disk. */
     public void close(Duration grace) {
+        Thread running;
         synchronized (this) {
+            closed = true;
             if (initRetry != null) {
                 initRetry.cancel(false);
             }
+            running = thread;
         }
-        dispatcher.ifPresent(d -> d.stop(grace).join());
-        if (thread != null) {
+        // A target whose init failed never started its dispatcher: nothing would complete stop().
+        if (running != null) {
+            dispatcher.ifPresent(d -> d.stop(grace).join());
             try {
-                thread.join(grace.toMillis() + 1000);
+                running.join(grace.toMillis() + 1000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

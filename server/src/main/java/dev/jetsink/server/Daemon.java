@@ -78,8 +78,8 @@ final class Daemon implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        List<NatsTarget> running = new ArrayList<>();
-        targets.values().forEach(t -> running.addAll(t.targets()));
+        List<HealthCheck.Probe> running = new ArrayList<>();
+        targets.values().forEach(t -> t.targets().forEach(n -> running.add(HealthCheck.Probe.of(n))));
         List<TargetConfig> disabled = config.targets().stream().filter(c -> !config.kindEnabled(c.kind())).toList();
         HealthCheck health = new HealthCheck(running, disabled, healthPool, HealthCheck.BOUND);
         Ingest ingest = new Ingest(targets);

@@ -3,6 +3,7 @@ package dev.jetsink.server;
 import dev.jetsink.config.TargetConfig;
 import dev.jetsink.target.NatsTarget;
 import dev.jetsink.target.TargetHealth;
+import java.util.function.Supplier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,12 +21,19 @@ final class HealthCheck {
 
     static final Duration BOUND = Duration.ofSeconds(5);
 
-    private final List<NatsTarget> targets;
+    /** One target's check: its display id and the (possibly slow) health lookup. */
+    record Probe(String target, Supplier<TargetHealth> check) {
+        static Probe of(NatsTarget t) {
+            return new Probe(t.displayId(), t::health);
+        }
+    }
+
+    private final List<Probe> targets;
     private final List<TargetConfig> disabled;
     private final ExecutorService pool;
     private final Duration bound;
 
-    HealthCheck(List<NatsTarget> targets, List<TargetConfig> disabled, ExecutorService pool, Duration bound) {
+    HealthCheck(List<Probe> targets, List<TargetConfig> disabled, ExecutorService pool, Duration bound) {
         this.targets = List.copyOf(targets);
         this.disabled = List.copyOf(disabled);
         this.pool = pool;
@@ -35,13 +43,13 @@ final class HealthCheck {
     /** One entry per target, running targets first, in configuration order. */
     List<TargetHealth> run() {
         List<CompletableFuture<TargetHealth>> checks = new ArrayList<>();
-        for (NatsTarget t : targets) {
-            checks.add(CompletableFuture.supplyAsync(t::health, pool));
+        for (Probe p : targets) {
+            checks.add(CompletableFuture.supplyAsync(p.check(), pool));
         }
         long deadline = System.nanoTime() + bound.toNanos();
         List<TargetHealth> out = new ArrayList<>();
         for (int i = 0; i < checks.size(); i++) {
-            out.add(await(checks.get(i), targets.get(i).displayId(), deadline));
+            out.add(await(checks.get(i), targets.get(i).target(), deadline));
         }
         disabled.forEach(c -> out.add(new TargetHealth(c.displayId(), TargetHealth.Status.DISABLED,
             c.kind().globalEnableVariable() + " is off")));

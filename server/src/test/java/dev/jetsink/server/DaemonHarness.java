@@ -54,15 +54,30 @@ final class DaemonHarness implements AutoCloseable {
 
     /** Variables of one JetStream target; {@code suffix} is {@code ""} or {@code "_<ID>"}. */
     Map<String, String> jetStreamTarget(TargetKind kind, String suffix, String stream) {
+        return jetStreamTarget(kind, suffix, stream, SUBJECT);
+    }
+
+    Map<String, String> jetStreamTarget(TargetKind kind, String suffix, String stream, String subject) {
         String p = kind.envPrefix();
         return Map.of(
             p + "ENABLE" + suffix, "on",
             p + "ADDRESS" + suffix, nats.url(),
-            p + "SUBJECT" + suffix, SUBJECT,
+            p + "SUBJECT" + suffix, subject,
             p + "JETSTREAM_ENABLE" + suffix, "on",
             p + "JETSTREAM_STREAM_NAME" + suffix, stream,
             p + "JETSTREAM_ACK_TIMEOUT_SECS" + suffix, "10",
             p + "QUEUE_DIR" + suffix, queueRoot.toString());
+    }
+
+    /** Drops every variable of {@code kind}'s targets, so a test can configure its own instances. */
+    DaemonHarness withoutTargets(TargetKind kind) {
+        env.keySet().removeIf(k -> k.startsWith(kind.envPrefix()));
+        return this;
+    }
+
+    DaemonHarness with(Map<String, String> vars) {
+        env.putAll(vars);
+        return this;
     }
 
     Connection admin() throws IOException, InterruptedException {
