@@ -36,6 +36,13 @@ final class LogSetup {
         root.addAppender(appender);
     }
 
+    /** Warnings and errors only: the demo prints its own progress and table. */
+    static void quiet() {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(ch.qos.logback.classic.Level.WARN);
+        }
+    }
+
     /** Flushes and stops the appenders; used right before the process halts. */
     static void flush() {
         if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {

@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
     description = "Delivers object-storage events (S3 notifications, audit entries) to NATS without losing them.",
     subcommands = {
         ServeCommand.class,
+        DemoCommand.class,
         CheckConfigCommand.class,
         QueueCommand.class,
         CommandLine.HelpCommand.class
