@@ -24,6 +24,12 @@ final class LogSetup {
         }
         JsonEncoder encoder = new JsonEncoder();
         encoder.setContext(context);
+        // One self-contained line per event: the formatted text, not the pattern plus arguments.
+        encoder.setWithFormattedMessage(true);
+        encoder.setWithMessage(false);
+        encoder.setWithArguments(false);
+        encoder.setWithContext(false);
+        encoder.setWithNanoseconds(false);
         encoder.start();
         ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
         appender.setContext(context);
