@@ -4,7 +4,6 @@ import dev.jetsink.config.ConfigLoader;
 import dev.jetsink.config.ConfigProblem;
 import dev.jetsink.config.JetsinkConfig;
 import dev.jetsink.config.LoadedConfig;
-import dev.jetsink.queue.QueueLockedException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -59,8 +58,9 @@ final class ServeCommand implements Callable<Integer> {
         Daemon daemon;
         try {
             daemon = Daemon.start(config.get());
-        } catch (IOException | QueueLockedException e) {
-            log.error("cannot start error=\"{}\"", e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            // e.g. the HTTP address is in use, or another process holds a queue (QueueLockedException)
+            log.error("cannot start error=\"{}: {}\"", e.getClass().getSimpleName(), e.getMessage());
             return Main.EXIT_FAILURE;
         }
         CountDownLatch forever = new CountDownLatch(1);

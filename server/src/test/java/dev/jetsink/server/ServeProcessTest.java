@@ -105,4 +105,18 @@ class ServeProcessTest {
             }
         }
     }
+
+    @Test
+    void httpAddressInUseExitsOneBeforeOpeningAnyQueue() throws Exception {
+        try (DaemonHarness h = new DaemonHarness();
+             java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Map<String, String> env = new HashMap<>(h.env);
+            env.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:" + taken.getLocalPort());
+            try (ServeProcess serve = ServeProcess.start(env)) {
+                assertThat(serve.awaitExit(Duration.ofSeconds(60))).isEqualTo(Main.EXIT_FAILURE);
+                assertThat(serve.log()).contains("cannot start", "BindException");
+                assertThat(java.nio.file.Files.list(h.queueRoot).count()).as("no queue opened").isZero();
+            }
+        }
+    }
 }
