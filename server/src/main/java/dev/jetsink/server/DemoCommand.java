@@ -120,6 +120,14 @@ final class DemoCommand implements Callable<Integer> {
             if (keep) {
                 out.printf("--keep: nats-server and jetsink keep running (work dir %s); press Ctrl-C to stop%n", work);
                 out.flush();
+                Daemon running = daemon;
+                // Ctrl-C must not orphan the nats-server child; the work dir stays for a look.
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    if (running != null) {
+                        running.shutdown();
+                    }
+                    broker.close();
+                }, "jetsink-demo-stop"));
                 Thread.currentThread().join();
             }
             if (daemon != null) {
