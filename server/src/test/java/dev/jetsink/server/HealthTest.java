@@ -32,6 +32,9 @@ class HealthTest {
             assertThat(t.get("notify _:nats").get("status").asText()).isEqualTo("online");
             assertThat(t.get("audit _:nats").get("status").asText()).isEqualTo("disabled");
             assertThat(t.get("audit _:nats").get("reason").asText()).isEqualTo("RUSTFS_AUDIT_ENABLE is off");
+            HttpResponse<String> audit = h.post("/audit", WebhookFixtures.auditEntry(1));
+            assertThat(audit.statusCode()).as("no audit target runs").isEqualTo(404);
+            assertThat(audit.body()).contains("no audit NATS target is enabled");
         }
     }
 
