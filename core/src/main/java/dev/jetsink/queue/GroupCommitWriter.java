@@ -8,15 +8,19 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The queue's only writer thread. It takes every append submitted since its last fsync, writes
- * them with one positional write and covers them with one {@code force}, then completes their
- * futures. With one producer nothing waits for company: a lone append is written and forced at
- * once, so batching costs no latency. A failed write or force fails the whole batch and rolls to a
- * new segment (SPEC §4.2).
+ * Writes the queue's records with group commit. A writer thread takes every append submitted
+ * since its last fsync, writes them with one positional write and covers them with one
+ * {@code force}, then completes their futures. When the writer is idle and nothing is queued, the
+ * producer writes and forces its own record on its own thread instead: a lone producer pays for
+ * one fsync and no thread hand-off, and nothing ever waits for company (an interrupted producer
+ * always hands off: its interrupt would close the channel for everyone). All file work happens
+ * under one lock, so records are written in sequence order either way. A failed write or force
+ * fails the whole batch and rolls to a new segment (SPEC §4.2).
  */
 final class GroupCommitWriter implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
@@ -35,6 +39,8 @@ final class GroupCommitWriter implements Runnable {
     private final SegmentFiles files;
     private final QueueOptions options;
     private final LinkedBlockingQueue<Pending> pending = new LinkedBlockingQueue<>();
+    /** Guards the segment files and every field below. */
+    private final ReentrantLock io = new ReentrantLock();
     private Segment active;
     private long writePos;
     private long nextSeq;
@@ -48,6 +54,24 @@ final class GroupCommitWriter implements Runnable {
     }
 
     void submit(Pending p) {
+        // an interrupted producer must not touch the segment: the interrupt would close the shared
+        // writer channel, fail every append of its batch and roll the segment
+        if (!p.stop() && !Thread.currentThread().isInterrupted() && pending.isEmpty() && io.tryLock()) {
+            try {
+                // appends that arrived meanwhile ride along with this fsync
+                List<Pending> batch = new ArrayList<>();
+                batch.add(p);
+                drainInto(batch);
+                if (batch.removeIf(Pending::stop)) {
+                    // cannot happen while close() waits on the submit gate; hand it back to the writer thread
+                    pending.add(STOP);
+                }
+                write(batch);
+            } finally {
+                io.unlock();
+            }
+            return;
+        }
         pending.add(p);
     }
 
@@ -62,14 +86,25 @@ final class GroupCommitWriter implements Runnable {
                 Thread.currentThread().interrupt();
                 break;
             }
-            pending.drainTo(batch, MAX_BATCH_RECORDS - 1);
-            stopping = batch.removeIf(Pending::stop);
-            write(batch);
+            io.lock();
+            try {
+                // take what queued up while a producer held the lock, so one fsync covers it all
+                drainInto(batch);
+                stopping = batch.removeIf(Pending::stop);
+                write(batch);
+            } finally {
+                io.unlock();
+            }
             batch.clear();
         }
-        if (active != null) {
-            SegmentFiles.closeQuietly(active.writer);
-            active.writer = null;
+        io.lock();
+        try {
+            if (active != null) {
+                SegmentFiles.closeQuietly(active.writer);
+                active.writer = null;
+            }
+        } finally {
+            io.unlock();
         }
     }
 
@@ -121,6 +156,13 @@ final class GroupCommitWriter implements Runnable {
             writePos += batchBytes;
             queue.committed(active, batch.subList(i, end), firstSeq, start);
             i = end;
+        }
+    }
+
+    /** Moves queued appends (and a stop request, if queued) into {@code batch}. */
+    private void drainInto(List<Pending> batch) {
+        for (Pending q; batch.size() < MAX_BATCH_RECORDS && (q = pending.poll()) != null; ) {
+            batch.add(q);
         }
     }
 

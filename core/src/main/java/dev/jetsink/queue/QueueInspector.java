@@ -1,6 +1,7 @@
 package dev.jetsink.queue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -105,11 +106,16 @@ public final class QueueInspector {
 
     private Optional<SegmentScanner.Result> scan(Path log, Consumer<Shown> sink, boolean payloads) throws IOException {
         String name = log.getFileName().toString();
-        long first = Long.parseLong(name.substring(0, 20));
+        long first = SegmentFiles.firstSeqOf(name).orElseThrow();
         BitSet resolved = SegmentFiles.readAck(log.resolveSibling(name.replace(".log", ".ack")));
         try {
             return Optional.of(SegmentScanner.scan(log, (buf, offset, total) -> {
-                RecordCodec.Decoded d = RecordCodec.decodeHeader(buf, offset);
+                ByteBuffer record = buf.slice(offset, total);
+                Optional<RecordCodec.Decoded> decoded = RecordCodec.tryDecode(record);
+                if (decoded.isEmpty()) {
+                    return; // checksum-valid but not readable by this version: not shown
+                }
+                RecordCodec.Decoded d = decoded.get();
                 long bit = d.seq() - first;
                 if (bit < 0 || bit >= Segment.MAX_RECORDS || resolved.get((int) bit)) {
                     return;
@@ -117,7 +123,7 @@ public final class QueueInspector {
                 byte[] payload = new byte[0];
                 if (payloads) {
                     payload = new byte[d.payloadLength()];
-                    buf.get(d.payloadOffset(), payload);
+                    record.get(d.payloadOffset(), payload);
                 }
                 sink.accept(new Shown(d.entry(), payload));
             }));
@@ -135,7 +141,8 @@ public final class QueueInspector {
         List<Path> out = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(segments)) {
             for (Path p : ds) {
-                if (SegmentFiles.LOG_NAME.matcher(p.getFileName().toString()).matches()) {
+                String name = p.getFileName().toString();
+                if (SegmentFiles.LOG_NAME.matcher(name).matches() && SegmentFiles.firstSeqOf(name).isPresent()) {
                     out.add(p);
                 }
             }

@@ -9,12 +9,13 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Opens a queue directory (SPEC §4.3): removes temporary files, scans every segment in order,
- * verifies each record's CRC, truncates torn tails, and hands the live entries to the queue's
+ * verifies each record's CRC, truncates the torn tail of the newest segment, and hands the live entries to the queue's
  * index. Returns the next sequence number, which is also persisted as the high-water mark before
  * anything can be deleted.
  */
@@ -40,9 +41,9 @@ final class QueueRecovery {
                 String name = p.getFileName().toString();
                 if (name.endsWith(SegmentFiles.TMP_SUFFIX)) {
                     Files.deleteIfExists(p);
-                } else if (SegmentFiles.LOG_NAME.matcher(name).matches()) {
-                    firstSeqs.add(Long.parseLong(name.substring(0, 20)));
-                } else if (!(name.endsWith(".ack") && name.length() == 24)) {
+                } else if (SegmentFiles.LOG_NAME.matcher(name).matches() && SegmentFiles.firstSeqOf(name).isPresent()) {
+                    firstSeqs.add(SegmentFiles.firstSeqOf(name).get());
+                } else if (!(name.endsWith(".ack") && SegmentFiles.firstSeqOf(name).isPresent())) {
                     LOG.warn("ignoring foreign file {} in queue directory", p);
                 }
             }
@@ -50,9 +51,11 @@ final class QueueRecovery {
         firstSeqs.sort(null);
         long maxSeq = 0;
         long lastSeq = 0;
-        for (long first : firstSeqs) {
+        for (int k = 0; k < firstSeqs.size(); k++) {
+            long first = firstSeqs.get(k);
+            boolean newest = k == firstSeqs.size() - 1;
             long[] last = {lastSeq};
-            Segment s = recoverSegment(first, last);
+            Segment s = recoverSegment(first, newest ? Long.MAX_VALUE : firstSeqs.get(k + 1), last);
             lastSeq = last[0];
             maxSeq = Math.max(maxSeq, lastSeq);
             queue.recovered(s);
@@ -69,13 +72,19 @@ final class QueueRecovery {
         return next;
     }
 
-    private Segment recoverSegment(long first, long[] lastSeq) throws IOException {
+    /**
+     * Recovers one segment. {@code nextFirst} is the next segment's first sequence (every sequence
+     * here lies below it) or {@link Long#MAX_VALUE} for the newest segment, the only one a crash can
+     * leave with a torn last write.
+     */
+    private Segment recoverSegment(long first, long nextFirst, long[] lastSeq) throws IOException {
+        boolean newest = nextFirst == Long.MAX_VALUE;
         BitSet resolved = SegmentFiles.readAck(files.ack(first));
         Segment s = new Segment(first, files.log(first), files.ack(first), resolved);
         long[] outOfPlace = {0};
         SegmentScanner.Result r = SegmentScanner.scan(s.log, (buf, offset, total) -> {
             long seq = RecordCodec.seqAt(buf, offset);
-            if (!s.contains(seq) || seq <= lastSeq[0]) {
+            if (!s.contains(seq) || seq >= nextFirst || seq <= lastSeq[0]) {
                 outOfPlace[0]++;
                 return;
             }
@@ -96,23 +105,35 @@ final class QueueRecovery {
             if (r.fileSize() >= RecordCodec.SEGMENT_HEADER_BYTES) {
                 LOG.error("queue segment {} has a damaged header; reading its records anyway", s.log);
                 queue.countCorrupt(1);
+                s.damaged = true;
             }
         }
         long damaged = r.corruptRegions() + outOfPlace[0];
         if (damaged > 0) {
             LOG.error("queue segment {}: skipped {} damaged record(s); {} valid records kept", s.log, damaged, r.records());
             queue.countCorrupt(damaged);
+            s.damaged = true;
         }
+        s.sizeBytes = r.fileSize();
         if (r.hasTornTail()) {
             tornFloor = Math.max(tornFloor, first + Segment.MAX_RECORDS);
-            LOG.warn("queue segment {}: truncating {} bytes of torn tail after the last valid record",
-                s.log, r.fileSize() - r.validEnd());
-            try (FileChannel ch = FileChannel.open(s.log, StandardOpenOption.WRITE)) {
-                ch.truncate(r.validEnd());
-                ch.force(true);
+            if (newest) {
+                LOG.warn("queue segment {}: truncating {} bytes of torn tail after the last valid record",
+                    s.log, r.fileSize() - r.validEnd());
+                try (FileChannel ch = FileChannel.open(s.log, StandardOpenOption.WRITE)) {
+                    ch.truncate(r.validEnd());
+                    ch.force(true);
+                }
+                s.sizeBytes = r.validEnd();
+            } else {
+                // every write to an older segment was fsynced before the writer moved on, so this is
+                // damage (or the remains of a failed write), not a torn write: report it, keep the bytes
+                LOG.error("queue segment {}: {} bytes after the last valid record are damaged; kept, not truncated",
+                    s.log, r.fileSize() - r.validEnd());
+                s.damaged = true;
+                queue.countCorrupt(1);
             }
         }
-        s.sizeBytes = r.validEnd();
         s.sealed = true;
         s.reader = FileChannel.open(s.log, StandardOpenOption.READ);
         return s;
@@ -130,9 +151,8 @@ final class QueueRecovery {
     private void deleteOrphanSidecars(List<Long> firstSeqs) throws IOException {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(files.segments, "*.ack")) {
             for (Path p : ds) {
-                String name = p.getFileName().toString();
-                if (name.length() == 24 && name.substring(0, 20).chars().allMatch(Character::isDigit)
-                    && !firstSeqs.contains(Long.parseLong(name.substring(0, 20)))) {
+                Optional<Long> first = SegmentFiles.firstSeqOf(p.getFileName().toString());
+                if (first.isPresent() && !firstSeqs.contains(first.get())) {
                     Files.deleteIfExists(p);
                 }
             }

@@ -17,6 +17,14 @@ public interface QueueStore extends AutoCloseable {
      * completes only after the fsync that covers the record; it fails with
      * {@link QueueFullException} at {@code queue_limit} or {@link QueueStoreException} when the
      * write or fsync failed (never a late success).
+     *
+     * <p>When the queue is idle the write and fsync run on the calling thread, so this call may
+     * block for one fsync and return an already completed future; under contention the writer
+     * thread completes it. Dependent stages attached without an executor may therefore run on the
+     * writer thread: keep them short or use the {@code *Async} variants.
+     *
+     * @throws IllegalArgumentException when the entry is too large to be stored and read back
+     *                                  (a metadata field over 65 535 bytes or a record over 64 MiB)
      */
     CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload);
 
@@ -29,7 +37,9 @@ public interface QueueStore extends AutoCloseable {
 
     /**
      * Up to {@code max} live entries with a sequence above {@code afterSeq}, oldest first, without
-     * payloads. Page through the queue by passing the last returned sequence.
+     * payloads. Page through the queue by passing the last returned sequence. An entry whose record
+     * went bad on disk after the queue was opened is counted in {@link #corruptRecords()} and left
+     * out (it stays queued); a page shorter than {@code max} means there is nothing further.
      */
     List<QueuedEntry> live(long afterSeq, int max);
 

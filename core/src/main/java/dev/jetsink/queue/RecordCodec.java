@@ -6,6 +6,8 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.zip.CRC32C;
 
@@ -111,6 +113,20 @@ final class RecordCodec {
         return new Decoded(seq, id.toString(), Instant.ofEpochMilli(queuedAt), meta, b.position(), payloadLength);
     }
 
+    /**
+     * Decodes a whole record held alone in {@code record}, or empty when its fields do not describe
+     * exactly that record (unknown kind, lengths running past or short of its end).
+     */
+    static Optional<Decoded> tryDecode(ByteBuffer record) {
+        try {
+            Decoded d = decodeHeader(record, 0);
+            return (long) d.payloadOffset() + d.payloadLength() == record.limit() && d.payloadLength() >= 0
+                ? Optional.of(d) : Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
@@ -127,12 +143,23 @@ final class RecordCodec {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
-    /** Rejects metadata that does not fit the record's 16-bit string lengths. */
-    static void checkFits(EventMetadata m) {
+    /**
+     * Rejects an entry that cannot be stored and read back: metadata over the record's 16-bit string
+     * lengths, or a body over {@link #MAX_BODY_BYTES}, which recovery and reads would take for damage.
+     */
+    static void checkFits(EventMetadata m, byte[] payload) {
+        Objects.requireNonNull(m, "metadata");
+        Objects.requireNonNull(payload, "payload");
+        long body = MIN_BODY_BYTES + (long) payload.length;
         for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
-            if (utf8(s).length > 0xFFFF) {
+            int n = utf8(s).length;
+            if (n > 0xFFFF) {
                 throw new IllegalArgumentException("metadata field longer than 65535 bytes");
             }
+            body += n;
+        }
+        if (body > MAX_BODY_BYTES) {
+            throw new IllegalArgumentException("queue record of " + body + " bytes exceeds the " + MAX_BODY_BYTES + "-byte limit");
         }
     }
 }

@@ -22,16 +22,23 @@ final class Segment {
     volatile FileChannel reader;
     /** Open only while this is the writer's segment. */
     FileChannel writer;
-    FileChannel ackChannel;
     final BitSet resolved;
     int records;
     int live;
     long sizeBytes;
     long lastQueuedAtMs;
     boolean sealed;
+    /** After a failed compaction, the clock time before which it is not tried again. */
+    long compactNotBeforeMs;
     boolean ackDirty;
     /** Set once compaction or deletion is under way, so the maintenance thread never does it twice. */
     boolean busy;
+    /**
+     * Holds bytes that failed their checksum. Such a segment is never compacted, and once its
+     * readable entries are resolved it is moved to quarantine instead of deleted: jetsink never
+     * deletes data it could not read.
+     */
+    boolean damaged;
 
     Segment(long firstSeq, Path log, Path ack, BitSet resolved) {
         this.firstSeq = firstSeq;

@@ -16,19 +16,40 @@ import java.util.regex.Pattern;
 
 /** The files of one queue directory: names, creation, deletion and the directory fsyncs around them. */
 final class SegmentFiles {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentFiles.class);
     static final Pattern LOG_NAME = Pattern.compile("\\d{20}\\.log");
     static final String TMP_SUFFIX = ".tmp";
+
+    /** Where fully resolved segments holding damaged bytes are kept (see {@link #quarantine}). */
+    static final String QUARANTINE = "damaged";
 
     final Path dir;
     final Path segments;
     final Path hwm;
     private final ChannelFactory channels;
+    /** Last value written to {@code HWM}: the file only ever grows. */
+    private long highWaterMark;
 
     SegmentFiles(Path dir, ChannelFactory channels) {
         this.dir = dir;
         this.segments = dir.resolve("segments");
         this.hwm = dir.resolve("HWM");
         this.channels = channels;
+    }
+
+    /**
+     * The first sequence a segment file name ({@code <20 digits>.log|.ack}) stands for; empty for a
+     * name that only looks like one (20 digits beyond the sequence range): that is a foreign file.
+     */
+    static Optional<Long> firstSeqOf(String name) {
+        if (name.length() != 24 || !name.substring(0, 20).chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Long.parseLong(name.substring(0, 20)));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     Path log(long firstSeq) {
@@ -46,12 +67,12 @@ final class SegmentFiles {
         try {
             Segment.writeFully(w, RecordCodec.segmentHeader(firstSeq), 0);
             w.force(true);
-            s.ackChannel = openAck(s, true);
+            openAck(s, true).close();
             fsyncDirectory(segments);
             s.reader = FileChannel.open(s.log, StandardOpenOption.READ);
         } catch (IOException | RuntimeException e) {
             closeQuietly(w);
-            closeQuietly(s.ackChannel);
+            closeQuietly(s.reader);
             throw e;
         }
         s.writer = w;
@@ -88,11 +109,29 @@ final class SegmentFiles {
      */
     void delete(Segment s) throws IOException {
         closeQuietly(s.writer);
-        closeQuietly(s.ackChannel);
         closeQuietly(s.reader);
         Files.deleteIfExists(s.log);
         Files.deleteIfExists(s.ack);
         fsyncDirectory(segments);
+    }
+
+    /**
+     * Moves a resolved segment that holds damaged bytes to {@code <dir>/damaged/} with its sidecar,
+     * for an operator to inspect, instead of deleting data jetsink could not read.
+     */
+    Path quarantine(Segment s) throws IOException {
+        closeQuietly(s.writer);
+        closeQuietly(s.reader);
+        Path target = dir.resolve(QUARANTINE);
+        Files.createDirectories(target);
+        Path moved = target.resolve(s.log.getFileName());
+        Files.move(s.log, moved, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        if (Files.exists(s.ack)) {
+            Files.move(s.ack, target.resolve(s.ack.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        }
+        fsyncDirectory(target);
+        fsyncDirectory(segments);
+        return moved;
     }
 
     /** The persisted sequence high-water mark: the next sequence may not be below it. */
@@ -103,12 +142,17 @@ final class SegmentFiles {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (NumberFormatException e) {
+            // written atomically, so only outside damage gets here; the segments still bound the next sequence
+            LOG.error("queue high-water mark {} is unreadable; the next sequence follows the segments alone", hwm);
             return Optional.empty();
         }
     }
 
     /** Writes the high-water mark crash-safely (temp, fsync, rename, directory fsync). */
-    void writeHighWaterMark(long nextSeq) throws IOException {
+    synchronized void writeHighWaterMark(long nextSeq) throws IOException {
+        if (nextSeq <= highWaterMark) {
+            return;
+        }
         Path tmp = dir.resolve("HWM" + TMP_SUFFIX);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
             StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -117,6 +161,7 @@ final class SegmentFiles {
         }
         Files.move(tmp, hwm, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         fsyncDirectory(dir);
+        highWaterMark = nextSeq;
     }
 
     static void fsyncDirectory(Path directory) throws IOException {

@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
 final class SegmentMaintenance {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentMaintenance.class);
 
+    private static final long COMPACT_RETRY_MS = 60_000;
+
     private final SegmentedQueue queue;
     private final SegmentFiles files;
     private final QueueOptions options;
@@ -67,8 +69,14 @@ final class SegmentMaintenance {
     /** Deletes sealed segments with no live entry left (the writer's segment is never sealed). */
     synchronized void deleteResolvedSegments() {
         List<Segment> doomed = new ArrayList<>();
+        long newest = 0;
         synchronized (queue) {
-            for (Segment s : queue.segmentsSnapshot()) {
+            List<Segment> all = queue.segmentsSnapshot();
+            if (all.isEmpty()) {
+                return;
+            }
+            newest = all.get(all.size() - 1).firstSeq;
+            for (Segment s : all) {
                 if (s.sealed && s.live == 0 && !s.busy && s.writer == null) {
                     s.busy = true;
                     queue.forget(s);
@@ -76,9 +84,30 @@ final class SegmentMaintenance {
                 }
             }
         }
+        if (!doomed.isEmpty() && doomed.get(doomed.size() - 1).firstSeq == newest) {
+            // deleting the newest segment (after a failed write): its sequences must stay used
+            try {
+                files.writeHighWaterMark(newest + Segment.MAX_RECORDS);
+            } catch (IOException e) {
+                LOG.error("cannot write the queue high-water mark in {}; keeping the segments", files.dir, e);
+                synchronized (queue) {
+                    for (Segment s : doomed) {
+                        s.busy = false;
+                        queue.recovered(s);
+                    }
+                }
+                return;
+            }
+        }
         for (Segment s : doomed) {
             try {
-                files.delete(s);
+                if (s.damaged) {
+                    Path kept = files.quarantine(s);
+                    LOG.error("queue segment {} held damaged records; its readable entries are resolved and it is "
+                        + "kept for inspection at {}, not deleted", s.log, kept);
+                } else {
+                    files.delete(s);
+                }
             } catch (IOException e) {
                 LOG.error("cannot delete resolved queue segment {}; it is retried on the next open", s.log, e);
             }
@@ -90,8 +119,8 @@ final class SegmentMaintenance {
         for (Segment s : queue.segmentsSnapshot()) {
             boolean due;
             synchronized (queue) {
-                due = s.sealed && !s.busy && s.live > 0 && (long) s.live * 100 < s.records
-                    && now - s.lastQueuedAtMs >= options.compactAfter().toMillis();
+                due = s.sealed && !s.busy && !s.damaged && s.live > 0 && (long) s.live * 100 < s.records
+                    && now - s.lastQueuedAtMs >= options.compactAfter().toMillis() && now >= s.compactNotBeforeMs;
                 if (due) {
                     s.busy = true;
                 }
@@ -100,7 +129,10 @@ final class SegmentMaintenance {
                 try {
                     compact(s);
                 } catch (IOException | RuntimeException e) {
-                    LOG.error("cannot compact queue segment {}; it stays as it is", s.log, e);
+                    LOG.error("cannot compact queue segment {}; it stays as it is, retried in a minute", s.log, e);
+                    synchronized (queue) {
+                        s.compactNotBeforeMs = now + COMPACT_RETRY_MS;
+                    }
                 } finally {
                     synchronized (queue) {
                         s.busy = false;
@@ -126,7 +158,7 @@ final class SegmentMaintenance {
             for (int i = 0; i < live.size(); i++) {
                 long[] e = live.get(i);
                 ByteBuffer rec = ByteBuffer.allocate((int) e[2]);
-                Segment.readFully(s.reader, rec, e[1]);
+                Segment.readFully(queue.openReader(s), rec, e[1]);
                 if (RecordCodec.validBodyLength(rec, 0) != rec.capacity() - RecordCodec.RECORD_PREFIX_BYTES) {
                     throw new IOException("record " + e[0] + " fails its checksum; not compacting");
                 }
@@ -140,19 +172,27 @@ final class SegmentMaintenance {
             Files.deleteIfExists(tmp);
             throw e;
         }
-        Files.move(tmp, s.log, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        SegmentFiles.fsyncDirectory(files.segments);
         FileChannel old;
+        // the swap of file, reader and offsets is one step under the queue's lock: a reader that
+        // reopens the segment (after an interrupt closed it) never pairs the new file with old offsets
         synchronized (queue) {
+            try {
+                Files.move(tmp, s.log, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(tmp);
+                throw e;
+            }
+            FileChannel fresh = FileChannel.open(s.log, StandardOpenOption.READ);
             for (int i = 0; i < live.size(); i++) {
                 queue.moved(live.get(i)[0], newOffsets[i]);
             }
             old = s.reader;
-            s.reader = FileChannel.open(s.log, StandardOpenOption.READ);
+            s.reader = fresh;
             s.records = live.size();
             s.sizeBytes = pos;
         }
         SegmentFiles.closeQuietly(old);
+        SegmentFiles.fsyncDirectory(files.segments);
         LOG.info("compacted queue segment {} to {} live records ({} bytes)", s.log, live.size(), pos);
     }
 }

@@ -9,7 +9,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Reads one segment file front to back, yielding every CRC-valid record. A damaged record is
- * skipped by searching forward for the next magic that starts a CRC-valid record; a damaged tail
+ * skipped by searching forward for the next magic that starts a CRC-valid record (passing over a
+ * record-shaped payload inside the damaged record when its sequence shows it); a damaged tail
  * with nothing valid after it is reported as the end of the valid data. Never writes: recovery
  * decides whether to truncate, and the read-only inspector simply stops there.
  */
@@ -63,6 +64,13 @@ final class SegmentScanner {
             int len = RecordCodec.validBodyLength(buf, pos);
             if (len < 0) {
                 int next = nextValidRecord(buf, pos + 1);
+                int end = declaredEnd(buf, pos);
+                if (next >= 0 && next < end && end < size && RecordCodec.validBodyLength(buf, end) >= 0
+                    && RecordCodec.seqAt(buf, next) >= RecordCodec.seqAt(buf, end)) {
+                    // the candidate lies before a valid record yet does not precede it in sequence: it
+                    // is a record-shaped payload inside the damaged record, not one of ours
+                    next = end;
+                }
                 if (next < 0) {
                     break;
                 }
@@ -77,6 +85,19 @@ final class SegmentScanner {
             validEnd = pos;
         }
         return new Result(size, validEnd, records, corrupt, headerValid);
+    }
+
+    /**
+     * Where the damaged record at {@code pos} ends by its own prefix when that prefix looks intact
+     * (magic, plausible length inside the file), or -1.
+     */
+    private static int declaredEnd(ByteBuffer buf, int pos) {
+        if (buf.getInt(pos) != RecordCodec.RECORD_MAGIC) {
+            return -1;
+        }
+        int len = buf.getInt(pos + 4);
+        long end = (long) pos + RecordCodec.RECORD_PREFIX_BYTES + len;
+        return len < RecordCodec.MIN_BODY_BYTES || len > RecordCodec.MAX_BODY_BYTES || end > buf.limit() ? -1 : (int) end;
     }
 
     /** Position of the next CRC-valid record at or after {@code from}, or -1. */

@@ -3,21 +3,25 @@ package dev.jetsink.queue;
 import dev.jetsink.event.EventMetadata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +35,7 @@ import org.slf4j.LoggerFactory;
  * &lt;dir&gt;/HWM                          next sequence number, decimal ASCII (survives deletion of all segments)
  * &lt;dir&gt;/segments/&lt;20-digit first-seq&gt;.log   records
  * &lt;dir&gt;/segments/&lt;20-digit first-seq&gt;.ack   resolution sidecar
+ * &lt;dir&gt;/damaged/                     resolved segments that held damaged bytes, kept for inspection
  * *.tmp                                temporary files, removed on open
  * </pre>
  *
@@ -87,10 +92,13 @@ public final class SegmentedQueue implements QueueStore {
     private final LiveIndex index = new LiveIndex();
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
     private final AtomicLong corrupt = new AtomicLong();
+    /** Live records found damaged after recovery (each is counted once). */
+    private final Set<Long> damaged = new HashSet<>();
     private final GroupCommitWriter writer;
     private final Thread writerThread;
     private final ScheduledExecutorService maintenance;
     private final SegmentMaintenance upkeep;
+    private final ReentrantReadWriteLock submitGate = new ReentrantReadWriteLock();
     private long reserved;
     private long inflight;
     private boolean closed;
@@ -165,36 +173,54 @@ public final class SegmentedQueue implements QueueStore {
             }
             reserved += n;
         }
-        return new HeldReservation(n);
+        return new HeldReservation(this, n);
     }
 
-    private CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload) {
+    /** Appends one entry on a slot already reserved (see {@link HeldReservation}). */
+    CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload) {
         CompletableFuture<QueuedEntry> future = new CompletableFuture<>();
-        synchronized (this) {
-            reserved--;
-            if (closed) {
-                return CompletableFuture.failedFuture(new QueueStoreException("queue " + dir + " is closed"));
+        GroupCommitWriter.Pending p = new GroupCommitWriter.Pending(minter.next(), options.clock().millis(), metadata,
+            payload, RecordCodec.recordSize(metadata, payload), future, false);
+        // the read lock keeps close() from queueing the writer's stop between our check and submit;
+        // the monitor is not held while submitting because the producer may write and fsync itself
+        submitGate.readLock().lock();
+        try {
+            synchronized (this) {
+                reserved--;
+                if (closed) {
+                    return CompletableFuture.failedFuture(new QueueStoreException("queue " + dir + " is closed"));
+                }
+                inflight++;
             }
-            inflight++;
-            writer.submit(new GroupCommitWriter.Pending(minter.next(), options.clock().millis(), metadata, payload,
-                RecordCodec.recordSize(metadata, payload), future, false));
+            writer.submit(p);
+        } finally {
+            submitGate.readLock().unlock();
         }
         return future;
     }
 
     @Override
     public List<QueuedEntry> live(long afterSeq, int max) {
-        List<Long> seqs = new ArrayList<>();
-        synchronized (this) {
-            for (int i = index.firstAfter(afterSeq); i < index.size() && seqs.size() < max; i++) {
-                if (index.isLive(i)) {
-                    seqs.add(index.seq(i));
+        List<QueuedEntry> out = new ArrayList<>();
+        long after = afterSeq;
+        // an entry resolved meanwhile or found damaged is left out; look further so a short page
+        // still means the end of the queue
+        while (out.size() < max) {
+            List<Long> seqs = new ArrayList<>();
+            synchronized (this) {
+                for (int i = index.firstAfter(after); i < index.size() && seqs.size() < max - out.size(); i++) {
+                    if (index.isLive(i)) {
+                        seqs.add(index.seq(i));
+                    }
                 }
             }
-        }
-        List<QueuedEntry> out = new ArrayList<>(seqs.size());
-        for (long seq : seqs) {
-            readRecord(seq, false).ifPresent(r -> out.add(r.entry()));
+            if (seqs.isEmpty()) {
+                break;
+            }
+            for (long seq : seqs) {
+                readRecord(seq, false).ifPresent(r -> out.add(r.entry()));
+            }
+            after = seqs.get(seqs.size() - 1);
         }
         return out;
     }
@@ -215,31 +241,46 @@ public final class SegmentedQueue implements QueueStore {
             FileChannel ch;
             int offset;
             int length;
-            synchronized (this) {
-                int i = index.find(seq);
-                if (i < 0) {
-                    return Optional.empty();
-                }
-                ch = segments.floorEntry(seq).getValue().reader;
-                offset = index.offset(i);
-                length = index.length(i);
-            }
             try {
+                synchronized (this) {
+                    int i = index.find(seq);
+                    if (i < 0) {
+                        return Optional.empty();
+                    }
+                    ch = openReader(segments.floorEntry(seq).getValue());
+                    offset = index.offset(i);
+                    length = index.length(i);
+                }
                 ByteBuffer buf = ByteBuffer.allocate(length);
                 Segment.readFully(ch, buf, offset);
-                if (withPayload && RecordCodec.validBodyLength(buf, 0) != length - RecordCodec.RECORD_PREFIX_BYTES) {
-                    corrupt.incrementAndGet();
-                    LOG.error("queue record {} in {} fails its checksum; it stays queued", seq, dir);
+                if (RecordCodec.validBodyLength(buf, 0) != length - RecordCodec.RECORD_PREFIX_BYTES) {
+                    reportDamage(seq);
+                    if (!withPayload) {
+                        // listing: skip it so the entries behind it still page; it stays queued
+                        return Optional.empty();
+                    }
                     throw new QueueStoreException("queue record " + seq + " in " + dir + " fails its checksum");
                 }
-                RecordCodec.Decoded d = RecordCodec.decodeHeader(buf, 0);
+                Optional<RecordCodec.Decoded> decoded = RecordCodec.tryDecode(buf);
+                if (decoded.isEmpty()) {
+                    // checksum-valid but not a record this version can read (crafted, or another format)
+                    reportDamage(seq);
+                    if (!withPayload) {
+                        return Optional.empty();
+                    }
+                    throw new QueueStoreException("queue record " + seq + " in " + dir + " cannot be decoded");
+                }
+                RecordCodec.Decoded d = decoded.get();
                 byte[] payload = withPayload ? new byte[d.payloadLength()] : null;
                 if (payload != null) {
                     buf.get(d.payloadOffset(), payload);
                 }
                 return Optional.of(new ReadBack(d.entry(), payload));
+            } catch (ClosedByInterruptException e) {
+                // this thread's interrupt closed the shared channel; the next read reopens it
+                throw new QueueStoreException("interrupted while reading queue record " + seq + " in " + dir, e);
             } catch (ClosedChannelException e) {
-                // compaction swapped the segment file under us; look the entry up again
+                // compaction swapped the segment file under us, or another reader was interrupted; look again
                 if (attempt > 3 || closedNow()) {
                     throw new QueueStoreException("queue " + dir + " is closed", e);
                 }
@@ -249,6 +290,35 @@ public final class SegmentedQueue implements QueueStore {
                 }
                 throw new QueueStoreException("cannot read queue record " + seq + " in " + dir + ": " + e, e);
             }
+        }
+    }
+
+    /**
+     * The segment's reader, reopened when an interrupted thread closed it: {@link FileChannel} closes
+     * itself for every user when one thread using it is interrupted.
+     */
+    synchronized FileChannel openReader(Segment s) throws IOException {
+        FileChannel ch = s.reader;
+        if (!ch.isOpen() && !closed && segments.get(s.firstSeq) == s) {
+            ch = FileChannel.open(s.log, StandardOpenOption.READ);
+            s.reader = ch;
+        }
+        return ch;
+    }
+
+    /** Counts and logs a record that went bad after recovery, once per record however often it is read. */
+    private void reportDamage(long seq) {
+        boolean first;
+        synchronized (this) {
+            first = damaged.add(seq);
+            var holder = segments.floorEntry(seq);
+            if (holder != null && holder.getValue().contains(seq)) {
+                holder.getValue().damaged = true;
+            }
+        }
+        if (first) {
+            corrupt.incrementAndGet();
+            LOG.error("queue record {} in {} fails its checksum or cannot be decoded; it stays queued", seq, dir);
         }
     }
 
@@ -307,67 +377,60 @@ public final class SegmentedQueue implements QueueStore {
                 return;
             }
             closed = true;
-            writer.submit(GroupCommitWriter.STOP);
         }
+        // an interrupt would cut the waits short (releasing the lock while the writer still runs) and
+        // close the channels of the final sidecar flush: set it aside and restore it afterwards
+        boolean interrupted = Thread.interrupted();
         try {
-            writerThread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        maintenance.shutdown();
-        try {
-            maintenance.awaitTermination(1, TimeUnit.MINUTES);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        upkeep.run();
-        synchronized (this) {
-            for (Segment s : segments.values()) {
-                SegmentFiles.closeQuietly(s.reader);
-                SegmentFiles.closeQuietly(s.writer);
+            submitGate.writeLock().lock();
+            try {
+                writer.submit(GroupCommitWriter.STOP);
+            } finally {
+                submitGate.writeLock().unlock();
+            }
+            interrupted |= awaitUninterruptibly(() -> {
+                writerThread.join();
+                return true;
+            });
+            maintenance.shutdown();
+            interrupted |= awaitUninterruptibly(() -> maintenance.awaitTermination(1, TimeUnit.MINUTES));
+            upkeep.run();
+            synchronized (this) {
+                for (Segment s : segments.values()) {
+                    SegmentFiles.closeQuietly(s.reader);
+                    SegmentFiles.closeQuietly(s.writer);
+                }
+            }
+            lock.release();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
-        lock.release();
     }
 
-    /** Capacity held by {@link #reserve}; slots not used are given back on close. */
-    private final class HeldReservation implements Reservation {
-        private int remaining;
+    /** A wait that an interrupt does not cut short. */
+    @FunctionalInterface
+    private interface Wait {
+        boolean await() throws InterruptedException;
+    }
 
-        HeldReservation(int n) {
-            this.remaining = n;
-        }
-
-        @Override
-        public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload) {
-            RecordCodec.checkFits(metadata);
-            synchronized (this) {
-                if (remaining <= 0) {
-                    throw new IllegalStateException("no reserved capacity left");
-                }
-                remaining--;
-            }
-            return submit(metadata, payload);
-        }
-
-        @Override
-        public synchronized int remaining() {
-            return remaining;
-        }
-
-        @Override
-        public void close() {
-            int unused;
-            synchronized (this) {
-                unused = remaining;
-                remaining = 0;
-            }
-            if (unused > 0) {
-                synchronized (SegmentedQueue.this) {
-                    reserved -= unused;
-                }
+    /** Runs {@code w} to completion; returns whether an interrupt arrived meanwhile. */
+    private static boolean awaitUninterruptibly(Wait w) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                w.await();
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
         }
+    }
+
+    /** Gives back reserved slots a {@link Reservation} did not use. */
+    synchronized void release(int unused) {
+        reserved -= unused;
     }
 
     // ---- called by recovery, the writer and maintenance (package-private seams) ----
@@ -464,9 +527,5 @@ public final class SegmentedQueue implements QueueStore {
 
     Path dir() {
         return dir;
-    }
-
-    static UUID parseMsgId(String msgId) {
-        return UUID.fromString(msgId);
     }
 }

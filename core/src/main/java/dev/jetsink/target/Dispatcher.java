@@ -13,7 +13,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,8 +34,8 @@ final class Dispatcher implements Runnable {
     private sealed interface Signal {
     }
 
-    private record Completed(PendingEntry entry, long attemptId, Publisher.Delivered delivered, Throwable error)
-        implements Signal {
+    private record Completed(PendingEntry entry, long attemptId, Permits.Group group,
+                             Publisher.Delivered delivered, Throwable error) implements Signal {
     }
 
     private record Wake() implements Signal {
@@ -55,6 +54,7 @@ final class Dispatcher implements Runnable {
     private final Map<Long, PendingEntry> inFlight = new HashMap<>();
     private final List<PendingEntry> delayed = new ArrayList<>();
     private final WaitingLine<PendingEntry> line;
+    private final Permits permits;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private PendingEntry probe;
     private Instant sleepingUntil;
@@ -66,6 +66,7 @@ final class Dispatcher implements Runnable {
         this.ctx = ctx;
         this.path = path;
         this.outcomes = outcomes;
+        this.permits = new Permits(ctx.concurrency(), ctx.publishWindow());
         this.line = new WaitingLine<>(
             (after, max) -> ctx.queue().live(after, max).stream().map(this::pending).toList(),
             PendingEntry::seq, PAGE, 0);
@@ -91,20 +92,30 @@ final class Dispatcher implements Runnable {
     public void run() {
         try {
             while (true) {
-                boolean progressed = !stopping && step();
+                boolean progressed = false;
+                try {
+                    progressed = !stopping && step();
+                } catch (RuntimeException e) {
+                    // One bad step must not end delivery for the target: log, pause briefly, go on.
+                    log.error("dispatcher step failed, retrying target=\"{}\" error={}", ctx.target(), e.toString(), e);
+                    lastStepFailed = true;
+                }
                 if (stopping && (inFlight.isEmpty() || System.nanoTime() - stopAtNanos >= 0)) {
                     break;
                 }
                 Signal s = progressed ? inbox.poll() : inbox.poll(idleWaitMillis(), TimeUnit.MILLISECONDS);
+                lastStepFailed = false;
                 while (s != null) {
-                    handle(s);
+                    try {
+                        handle(s);
+                    } catch (RuntimeException e) {
+                        log.error("dispatcher failed to handle an outcome target=\"{}\" error={}", ctx.target(), e.toString(), e);
+                    }
                     s = inbox.poll();
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException | Error e) {
-            log.error("dispatcher stopped by an unexpected error target={}", ctx.target(), e);
         } finally {
             stopped.complete(null);
         }
@@ -114,11 +125,15 @@ final class Dispatcher implements Runnable {
         if (stopping) {
             return Math.max(1, TimeUnit.NANOSECONDS.toMillis(stopAtNanos - System.nanoTime()));
         }
-        // Waiting for a concurrency permit is the one case without a signal to wake us.
+        // Waiting for a concurrency permit, or after a failed step, nothing signals us: poll.
+        if (lastStepFailed) {
+            return 1000;
+        }
         return waitingForPermit ? PERMIT_WAIT_MILLIS : 60_000;
     }
 
     private boolean waitingForPermit;
+    private boolean lastStepFailed;
 
     /** Does the next piece of work, if any; false when only a signal can unblock it. */
     private boolean step() throws InterruptedException {
@@ -152,42 +167,44 @@ final class Dispatcher implements Runnable {
 
     /** One fill: preconditions once, then a publish per entry, all under one attempt deadline. */
     private boolean attempt(List<PendingEntry> batch) throws InterruptedException {
-        if (!ctx.concurrency().tryAcquire(0)) {
+        Optional<Permits.Group> granted = permits.open();
+        if (granted.isEmpty()) {
             batch.stream().filter(p -> p != probe).forEach(line::putBack);
-            waitingForPermit = true;
+            // Only a permit held by another target needs polling; our own drain signals us.
+            waitingForPermit = permits.blockedByOthers();
             return false;
+        }
+        Permits.Group group = granted.get();
+        if (batch.size() > permits.room(group)) {
+            batch.subList(permits.room(group), batch.size()).forEach(line::putBack);
+            batch = batch.subList(0, permits.room(group));
         }
         Deadline deadline = Deadline.after(ctx.ackTimeout());
         try {
             path.prepare(deadline);
         } catch (InterruptedException e) {
-            ctx.concurrency().release();
+            permits.unused(group);
             throw e;
         } catch (Exception e) {
-            ctx.concurrency().release();
+            permits.unused(group);
             // The attempt of the oldest entry failed before publishing; the rest were not tried.
             PendingEntry first = batch.get(0);
             batch.stream().skip(1).forEach(line::putBack);
             handleFailure(first, outcomes.classifyPreparation(e));
             return true;
         }
-        AtomicInteger open = new AtomicInteger(batch.size());
         for (PendingEntry p : batch) {
             long id = ++attempts;
             p.attemptId(id);
             inFlight.put(p.seq(), p);
+            permits.opened(group);
             CompletableFuture<Publisher.Delivered> f;
             try {
                 f = path.publish(p, readPayload(p), deadline);
             } catch (Exception e) {
                 f = CompletableFuture.failedFuture(e);
             }
-            f.whenComplete((d, t) -> {
-                if (open.decrementAndGet() == 0) {
-                    ctx.concurrency().release();
-                }
-                inbox.add(new Completed(p, id, d, t));
-            });
+            f.whenComplete((d, t) -> inbox.add(new Completed(p, id, group, d, t)));
         }
         path.endFill(deadline);
         return true;
@@ -207,6 +224,7 @@ final class Dispatcher implements Runnable {
     }
 
     private void completed(Completed c) {
+        permits.completed(c.group());
         PendingEntry p = inFlight.get(c.entry().seq());
         if (p != c.entry() || p.attemptId() != c.attemptId()) {
             return; // an attempt already settled (failed at DISCONNECTED); its entry was retried

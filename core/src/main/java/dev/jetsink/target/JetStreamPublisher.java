@@ -53,10 +53,11 @@ final class JetStreamPublisher implements Publisher {
             .expectedStream(stream)
             .streamTimeout(deadline.remaining())
             .build();
+        // Throws at once for a payload over max_payload or a closed connection: nothing is open then.
+        CompletableFuture<io.nats.client.api.PublishAck> sent = jetStream(c).publishAsync(subject, payload, options);
         CompletableFuture<Delivered> out = new CompletableFuture<>();
         open.add(out);
-        jetStream(c).publishAsync(subject, payload, options)
-            .orTimeout(remainingNanos, TimeUnit.NANOSECONDS)
+        sent.orTimeout(remainingNanos, TimeUnit.NANOSECONDS)
             .whenComplete((ack, failure) -> {
                 open.remove(out);
                 if (failure != null) {

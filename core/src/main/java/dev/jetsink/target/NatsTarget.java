@@ -54,9 +54,9 @@ public final class NatsTarget implements AutoCloseable {
     private final AtomicLong newestSeq = new AtomicLong();
     private volatile Optional<String> initFailure = Optional.empty();
     private volatile boolean started;
-    private boolean closed;
     private ScheduledFuture<?> initRetry;
     private Thread thread;
+    private boolean closing;
 
     private NatsTarget(TargetConfig config, TargetRuntime runtime, Optional<QueueStore> queue) {
         this.config = config;
@@ -131,7 +131,7 @@ public final class NatsTarget implements AutoCloseable {
      * failure leaves a queue-backed target queueing, to deliver once the broker or stream is fixed.
      */
     public synchronized void start() {
-        if (started) {
+        if (started || closing) {
             return;
         }
         started = true;
@@ -175,19 +175,22 @@ public final class NatsTarget implements AutoCloseable {
         return true;
     }
 
-    private synchronized void retryInit() {
-        if (initFailure.isEmpty() || thread != null || closed) {
+    /**
+     * One retry of a failed init (the scheduler calls it every 60 s); package-private so a test can
+     * trigger it instead of waiting.
+     */
+    synchronized void retryInit() {
+        if (closing || initFailure.isEmpty() || thread != null) {
             return;
         }
         verdict.reset(Verdict.ResetReason.NEW_CONNECTION);
-        Optional<String> before = initFailure;
-        initFailure = Optional.empty();
+        // The failure stays set while the retry runs (up to the ack timeout): no event is queued
+        // for the target until its init has succeeded (§6).
         if (initialize()) {
+            initFailure = Optional.empty();
             log.info("target init succeeded on retry target=\"{}\"", config.displayId());
             initRetry.cancel(false);
             startDispatcher();
-        } else if (initFailure.isEmpty()) {
-            initFailure = before;
         }
     }
 
@@ -367,13 +370,13 @@ public final class NatsTarget implements AutoCloseable {
     public void close(Duration grace) {
         Thread running;
         synchronized (this) {
-            closed = true;
+            closing = true;
             if (initRetry != null) {
                 initRetry.cancel(false);
             }
             running = thread;
         }
-        // A target whose init failed never started its dispatcher: nothing would complete stop().
+        // A dispatcher that never ran (init failed, or never started) would never answer the stop.
         if (running != null) {
             dispatcher.ifPresent(d -> d.stop(grace).join());
             try {

@@ -18,6 +18,7 @@ final class OutcomeHandling {
     private static final Logger log = LoggerFactory.getLogger(OutcomeHandling.class);
 
     private final DeliveryContext ctx;
+    private String capturing = "unknown";
 
     OutcomeHandling(DeliveryContext ctx) {
         this.ctx = ctx;
@@ -55,9 +56,13 @@ final class OutcomeHandling {
             return reset(Verdict.ResetReason.STREAM_SEALED) ? o : o.asFailedValidation();
         }
         if (o.unexpectedStream()) {
-            String capturing = ctx.capturingStream().get().orElse("unknown");
+            boolean first = reset(Verdict.ResetReason.UNEXPECTED_STREAM);
+            if (first) {
+                // One lookup per PASS period, not one per rejected publish of the window.
+                capturing = ctx.capturingStream().get().orElse("unknown");
+            }
             o = o.namingCapturingStream(capturing);
-            if (reset(Verdict.ResetReason.UNEXPECTED_STREAM)) {
+            if (first) {
                 log.warn("JetStream publish acknowledged by an unexpected stream target=\"{}\" stream={} "
                     + "capturing_stream={} msg_id={}", ctx.target(), ctx.stream(), capturing, entry.entry().msgId());
             } else {

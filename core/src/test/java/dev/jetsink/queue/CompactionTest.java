@@ -55,4 +55,37 @@ class CompactionTest {
             assertThat(all(q)).containsExactly(written.get(150), written.get(200));
         }
     }
+
+    @Test
+    void compactionThatFailsHalfwayLeavesTheSegmentAndItsEntriesAsTheyWere() throws Exception {
+        FaultyChannels channels = new FaultyChannels();
+        List<QueuedEntry> written = new ArrayList<>();
+        try (SegmentedQueue q = SegmentedQueue.open(dir, options().withChannels(channels))) {
+            for (int i = 0; i < 201; i++) {
+                written.add(append(q, "event-" + i));
+            }
+            for (int i = 1; i < 200; i++) {
+                q.resolve(written.get(i).seq());
+            }
+            Path sparse = logs(dir).get(0);
+            byte[] before = Files.readAllBytes(sparse);
+            // the copy's fsync fails: the copy is dropped, the original stays
+            channels.failForces.set(1);
+            clock.advance(Duration.ofMinutes(11));
+            await().atMost(10, TimeUnit.SECONDS).until(() -> channels.failForces.get() == 0);
+            assertThat(all(q)).containsExactly(written.get(0), written.get(200));
+            assertThat(q.read(written.get(0))).isEqualTo(QueueFixtures.payload("event-0"));
+            // retried a minute later (by the queue's clock), and this time it works
+            clock.advance(Duration.ofMinutes(1));
+            await().atMost(10, TimeUnit.SECONDS).until(() -> Files.size(sparse) < before.length / 50);
+            assertThat(q.read(written.get(0))).isEqualTo(QueueFixtures.payload("event-0"));
+        }
+        try (SegmentedQueue q = SegmentedQueue.open(dir, options())) {
+            assertThat(all(q)).containsExactly(written.get(0), written.get(200));
+            assertThat(q.corruptRecords()).isZero();
+        }
+        try (var files = Files.list(dir.resolve("segments"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
+        }
+    }
 }

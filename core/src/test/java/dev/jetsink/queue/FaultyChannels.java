@@ -23,7 +23,8 @@ final class FaultyChannels implements ChannelFactory {
     @Override
     public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
         FileChannel real = FileChannel.open(path, options);
-        return path.getFileName().toString().endsWith(".log") ? new Faulty(real) : real;
+        String name = path.getFileName().toString();
+        return name.endsWith(".log") || name.endsWith(".log.tmp") ? new Faulty(real) : real;
     }
 
     private final class Faulty extends FileChannel {

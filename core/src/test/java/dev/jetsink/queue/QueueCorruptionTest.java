@@ -72,6 +72,33 @@ class QueueCorruptionTest {
     }
 
     @Test
+    void aResolvedSegmentWithDamagedBytesIsQuarantinedNotDeleted() throws Exception {
+        List<QueuedEntry> written = writeEntries(5);
+        Path log = onlyLog();
+        long recordSize = (Files.size(log) - RecordCodec.SEGMENT_HEADER_BYTES) / 5;
+        try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "rw")) {
+            long at = RecordCodec.SEGMENT_HEADER_BYTES + recordSize * 2 + 60;
+            f.seek(at);
+            int b = f.read();
+            f.seek(at);
+            f.write(b ^ 0x24);
+        }
+        byte[] damagedBytes = Files.readAllBytes(log);
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            for (QueuedEntry e : all(q)) {
+                q.resolve(e.seq());
+            }
+        }
+        Path kept = dir.resolve("damaged").resolve(log.getFileName());
+        assertThat(log).doesNotExist();
+        assertThat(kept).exists();
+        assertThat(Files.readAllBytes(kept)).as("the damaged bytes are kept as they were").isEqualTo(damagedBytes);
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            assertThat(all(q)).as("quarantined records never come back as live entries").isEmpty();
+        }
+    }
+
+    @Test
     void damagedMagicOfTheFirstRecordStillDeliversTheRest() throws Exception {
         List<QueuedEntry> written = writeEntries(3);
         Path log = onlyLog();

@@ -17,6 +17,8 @@ import picocli.CommandLine.Command;
         DemoCommand.class,
         CheckConfigCommand.class,
         QueueCommand.class,
+        StreamPlanCommand.class,
+        FailedCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

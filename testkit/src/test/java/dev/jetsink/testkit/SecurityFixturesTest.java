@@ -50,7 +50,7 @@ class SecurityFixturesTest {
     @Test
     void nkeyUserConnects() throws Exception {
         try (NatsServer server = NatsServer.builder().jetStream(false).config(fixtures.nkey()).build().start();
-             Connection connection = Nats.connect(nkeyOptions(server, fixtures.nkeySeed()))) {
+             Connection connection = Nats.connect(nkeyOptions(server, fixtures.nkeySeed(), Duration.ofSeconds(10)))) {
             assertThat(connection.getStatus()).as(server.logTail(10)).isEqualTo(Connection.Status.CONNECTED);
         }
     }
@@ -59,7 +59,7 @@ class SecurityFixturesTest {
     void otherNkeyIsRefused() throws Exception {
         String otherSeed = new String(io.nats.client.NKey.createUser(new java.security.SecureRandom()).getSeed());
         try (NatsServer server = NatsServer.builder().jetStream(false).config(fixtures.nkey()).build().start()) {
-            assertThatThrownBy(() -> Nats.connect(nkeyOptions(server, otherSeed)).close())
+            assertThatThrownBy(() -> Nats.connect(nkeyOptions(server, otherSeed, Duration.ofMillis(750))).close())
                     .isInstanceOf(io.nats.client.AuthenticationException.class);
         }
     }
@@ -70,9 +70,10 @@ class SecurityFixturesTest {
         assertThat(fixtures.nkeyPublicKey()).startsWith("U");
     }
 
-    private static Options nkeyOptions(NatsServer server, String seed) {
+    /** A refusal waits out the whole connect timeout, so refusal tests keep it short; a success never does. */
+    private static Options nkeyOptions(NatsServer server, String seed, Duration connectTimeout) {
         return new Options.Builder().server(server.url()).maxReconnects(0)
-                .connectionTimeout(Duration.ofMillis(750))
+                .connectionTimeout(connectTimeout)
                 .authHandler(Nats.staticCredentials(null, seed.toCharArray())).build();
     }
 }

@@ -1,0 +1,44 @@
+package dev.jetsink.target;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jetsink.config.TargetKind;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** SPEC §5.5: an outage costs one probe per backoff step, not a storm of retries. */
+class ProbeModeTest {
+
+    @Test
+    void anOutageRetriesOneProbePerBackoffStepAndTheWindowReopensWhenItSucceeds() throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            h.createDefaultStream();
+            NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(TargetKind.NOTIFY)));
+            h.server.kill();
+            TargetHarness.sendAll(t, TargetKind.NOTIFY, 0, 300);
+            LifecycleEvent.ProbeModeEntered entered = h.events.await(LifecycleEvent.ProbeModeEntered.class,
+                e -> true, TargetHarness.AWAIT);
+
+            // Walk the probe through its first cycle: 4, 8, 16 and 32 s of injected backoff.
+            for (Duration step : List.of(Duration.ofSeconds(4), Duration.ofSeconds(8), Duration.ofSeconds(16),
+                    Duration.ofSeconds(32))) {
+                h.sleeper.awaitPending(step, TargetHarness.AWAIT);
+                h.sleeper.advance(step);
+            }
+            h.events.await(LifecycleEvent.CycleExhausted.class, e -> e.msgId().equals(entered.probeMsgId()),
+                TargetHarness.AWAIT);
+
+            List<LifecycleEvent.AttemptFailed> failed = h.events.all(LifecycleEvent.AttemptFailed.class);
+            assertThat(failed).as("only the probe was retried during the outage")
+                .filteredOn(f -> !f.msgId().equals(entered.probeMsgId())).isEmpty();
+            assertThat(failed).hasSize(5);
+            assertThat(t.queueLength()).isEqualTo(300);
+
+            h.server.restart();
+            h.awaitDrained(t, Duration.ofSeconds(60));
+            assertThat(h.readStream()).hasSize(300);
+            assertThat(t.failedCount()).as("exhaustion never counts as failed").isZero();
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.jetsink.server;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+
+/**
+ * Runs the CLI in-process with the exit-code rules of {@link Main#run}, capturing standard output
+ * and error.
+ */
+final class CliRun {
+    final int exitCode;
+    final String out;
+    final String err;
+
+    private CliRun(int exitCode, String out, String err) {
+        this.exitCode = exitCode;
+        this.out = out;
+        this.err = err;
+    }
+
+    static CliRun of(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = new CommandLine(new Main());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        cli.setExitCodeExceptionMapper(e -> Main.EXIT_FAILURE);
+        cli.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println(ex.getMessage());
+            return Main.EXIT_USAGE;
+        });
+        int code = cli.execute(args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
+    @Override
+    public String toString() {
+        return "exit " + exitCode + "\n--- out\n" + out + "--- err\n" + err;
+    }
+}
