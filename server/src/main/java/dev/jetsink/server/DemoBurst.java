@@ -33,10 +33,11 @@ final class DemoBurst {
     void send(int notify, int audit, int clients) throws InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         int total = notify + audit;
+        // Interleave the kinds (every k-th request is audit) so the broker kill lands amid both.
+        int every = audit == 0 ? Integer.MAX_VALUE : total / audit;
         for (int i = 0; i < total; i++) {
             int n = i;
-            // Interleave the kinds so the broker kill lands in the middle of both.
-            boolean isAudit = n % (total / Math.max(1, audit)) == 0 && n / (total / Math.max(1, audit)) < audit;
+            boolean isAudit = audit > 0 && n % every == 0 && n / every < audit;
             pool.execute(() -> post(isAudit ? "/audit" : "/notify", isAudit ? "demo-a-" + n : "demo-n-" + n));
         }
         pool.shutdown();

@@ -58,6 +58,9 @@ final class Ingest {
             events = EventParser.forKind(kind).parse(body);
             checkMetadata(events);
         } catch (MalformedEventException e) {
+            // The message never quotes body content (MalformedEventException), so it is safe to log.
+            log.warn("ingest rejected a malformed body kind={} target={} error=\"{}\"", kind.label(),
+                id.orElse("*"), e.getMessage());
             return IngestResult.Rejected.of(400, "malformed " + kind.label() + " body: " + e.getMessage());
         }
         List<TargetAdmission> admitted = new ArrayList<>(addressed.size());
