@@ -101,6 +101,11 @@ final class Daemon implements AutoCloseable {
         return targets.get(kind);
     }
 
+    /** The intake gate, so tests can see requests in progress and a closed intake. */
+    Gate gate() {
+        return http.gate();
+    }
+
     PrometheusMeterRegistry registry() {
         return registry;
     }

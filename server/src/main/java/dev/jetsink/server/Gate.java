@@ -41,6 +41,10 @@ final class Gate {
         return true;
     }
 
+    synchronized int inside() {
+        return inside;
+    }
+
     synchronized boolean isClosed() {
         return closed;
     }

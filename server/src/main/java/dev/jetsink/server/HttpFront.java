@@ -77,6 +77,10 @@ final class HttpFront {
         return gate.closeAndDrain(atMost);
     }
 
+    Gate gate() {
+        return gate;
+    }
+
     /** Stops the listener and the workers. */
     void stop() {
         server.stop(0);
