@@ -228,16 +228,50 @@ public final class NatsTarget implements AutoCloseable {
                     ? failure.getCause() : failure;
                 throw new CompletionException(cause instanceof QueueFullException qf ? rejected(qf) : cause);
             }
-            accepted.incrementAndGet();
-            newestSeq.accumulateAndGet(entry.seq(), Math::max);
-            dispatcher.ifPresent(Dispatcher::wake);
+            queued(entry);
             return null;
         });
     }
 
+    /**
+     * Holds room for {@code n} events so a request addressed to several targets is all-or-nothing
+     * (SPEC §3.1): the caller admits on every target before appending anything, and closes the
+     * admission when done. Appends through the admission count and wake delivery like {@link #send}.
+     *
+     * @throws TargetUnavailableException while init has failed (sealed stream)
+     * @throws QueueFullException when {@code n} more would exceed {@code queue_limit} (counted as
+     *     ingest rejections in {@code failed_messages})
+     * @throws dev.jetsink.queue.QueueStoreException when the queue is closed
+     */
+    public TargetAdmission admit(int n) {
+        Optional<String> unavailable = initFailure;
+        if (unavailable.isPresent()) {
+            throw new TargetUnavailableException("target unavailable: " + unavailable.get());
+        }
+        if (queue.isEmpty()) {
+            return TargetAdmission.direct(this::publishDirect);
+        }
+        try {
+            return TargetAdmission.queued(queue.get().reserve(n), this::queued);
+        } catch (QueueFullException e) {
+            throw rejected(e, n);
+        }
+    }
+
+    private void queued(QueuedEntry entry) {
+        accepted.incrementAndGet();
+        newestSeq.accumulateAndGet(entry.seq(), Math::max);
+        dispatcher.ifPresent(Dispatcher::wake);
+    }
+
     private QueueFullException rejected(QueueFullException e) {
-        failedMessages.incrementAndGet();
-        log.error("queue full, event rejected at ingest target=\"{}\" queue_limit={}", config.displayId(), config.queueLimit());
+        return rejected(e, 1);
+    }
+
+    private QueueFullException rejected(QueueFullException e, int events) {
+        failedMessages.addAndGet(events);
+        log.error("queue full, event rejected at ingest target=\"{}\" queue_limit={} events={}",
+            config.displayId(), config.queueLimit(), events);
         return e;
     }
 

@@ -13,6 +13,8 @@ import picocli.CommandLine.Command;
     version = "jetsink 0.1.0",
     description = "Delivers object-storage events (S3 notifications, audit entries) to NATS without losing them.",
     subcommands = {
+        ServeCommand.class,
+        DemoCommand.class,
         CheckConfigCommand.class,
         QueueCommand.class,
         StreamPlanCommand.class,

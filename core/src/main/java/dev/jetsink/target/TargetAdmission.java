@@ -1,0 +1,63 @@
+package dev.jetsink.target;
+
+import dev.jetsink.event.OutboundEvent;
+import dev.jetsink.queue.QueuedEntry;
+import dev.jetsink.queue.Reservation;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Room held on one target for an all-or-nothing ingest (SPEC §3.1): the HTTP ingest admits a
+ * request on every addressed target first, and only when all of them have room appends the
+ * events. Obtained from {@link NatsTarget#admit(int)}; {@link #close} gives back the room not used.
+ * A target without a queue dir holds no room: its appends publish directly (Core path only).
+ */
+public final class TargetAdmission implements AutoCloseable {
+
+    private final Optional<Reservation> reservation;
+    private final Consumer<QueuedEntry> onQueued;
+    private final Function<OutboundEvent, CompletableFuture<Void>> direct;
+
+    private TargetAdmission(Optional<Reservation> reservation, Consumer<QueuedEntry> onQueued,
+                            Function<OutboundEvent, CompletableFuture<Void>> direct) {
+        this.reservation = reservation;
+        this.onQueued = onQueued;
+        this.direct = direct;
+    }
+
+    static TargetAdmission queued(Reservation reservation, Consumer<QueuedEntry> onQueued) {
+        return new TargetAdmission(Optional.of(reservation), onQueued, e -> {
+            throw new IllegalStateException("a queued admission never publishes directly");
+        });
+    }
+
+    static TargetAdmission direct(Function<OutboundEvent, CompletableFuture<Void>> publish) {
+        return new TargetAdmission(Optional.empty(), entry -> { }, publish);
+    }
+
+    /**
+     * Appends one event using an admitted slot. Completes once the event is durably queued (the
+     * target's dispatcher is woken and {@code total_messages} counts it); fails with the I/O error
+     * of the write or fsync. Never throws: every failure is in the returned future.
+     */
+    public CompletableFuture<Void> append(OutboundEvent event) {
+        if (reservation.isEmpty()) {
+            return direct.apply(event);
+        }
+        CompletableFuture<QueuedEntry> appended;
+        try {
+            appended = reservation.get().append(event.metadata(), event.payload());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return appended.thenAccept(onQueued);
+    }
+
+    /** Gives back the slots not used. Idempotent. */
+    @Override
+    public void close() {
+        reservation.ifPresent(Reservation::close);
+    }
+}

@@ -1,0 +1,143 @@
+package dev.jetsink.server;
+
+import com.sun.net.httpserver.HttpHandler;
+import dev.jetsink.config.JetsinkConfig;
+import dev.jetsink.config.TargetConfig;
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.metrics.TargetMetrics;
+import dev.jetsink.target.NatsTarget;
+import dev.jetsink.target.TargetRuntime;
+import dev.jetsink.target.Targets;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running daemon: notify and audit targets, their metrics, and the HTTP front (ingest,
+ * {@code /metrics}, {@code /health}). {@link #shutdown} is the SIGTERM path of SPEC §10.
+ */
+final class Daemon implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Daemon.class);
+    /** What in-flight publishes get at shutdown (SPEC §10). */
+    static final Duration GRACE = Duration.ofSeconds(5);
+
+    private final Map<TargetKind, Targets> targets;
+    private final PrometheusMeterRegistry registry;
+    private final HttpFront http;
+    private final TargetRuntime runtime;
+    private final ExecutorService healthPool;
+    private boolean stopped;
+
+    private Daemon(Map<TargetKind, Targets> targets, PrometheusMeterRegistry registry, HttpFront http,
+                   TargetRuntime runtime, ExecutorService healthPool) {
+        this.targets = targets;
+        this.registry = registry;
+        this.http = http;
+        this.runtime = runtime;
+        this.healthPool = healthPool;
+    }
+
+    /**
+     * Binds the HTTP address, opens and starts every active target, then serves. A bind failure
+     * comes before any queue is opened.
+     */
+    static Daemon start(JetsinkConfig config) throws IOException {
+        HttpFront http = HttpFront.bind(config.daemon().httpAddress());
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        TargetMetrics metrics = new TargetMetrics(registry);
+        TargetRuntime system = TargetRuntime.system();
+        TargetRuntime runtime = new TargetRuntime(system.clock(), system.sleeper(), metrics,
+            system.notifyConcurrency(), config.daemon().backoffScale(), system.scheduler());
+        Map<TargetKind, Targets> targets = new EnumMap<>(TargetKind.class);
+        try {
+            for (TargetKind kind : TargetKind.values()) {
+                Targets t = Targets.start(kind, config, runtime);
+                targets.put(kind, t);
+                t.targets().forEach(metrics::register);
+            }
+        } catch (RuntimeException e) {
+            targets.values().forEach(t -> t.close(Duration.ZERO));
+            http.stop();
+            runtime.scheduler().shutdownNow();
+            throw e;
+        }
+        ExecutorService healthPool = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "jetsink-health");
+            t.setDaemon(true);
+            return t;
+        });
+        List<HealthCheck.Probe> running = new ArrayList<>();
+        targets.values().forEach(t -> t.targets().forEach(n -> running.add(HealthCheck.Probe.of(n))));
+        List<TargetConfig> disabled = config.targets().stream().filter(c -> !config.kindEnabled(c.kind())).toList();
+        HealthCheck health = new HealthCheck(running, disabled, healthPool, HealthCheck.BOUND);
+        Ingest ingest = new Ingest(targets);
+        var token = config.daemon().ingestToken().map(BearerToken::new);
+        Map<String, HttpHandler> routes = new LinkedHashMap<>();
+        routes.put("/notify", new IngestHandler(TargetKind.NOTIFY, ingest, token));
+        routes.put("/audit", new IngestHandler(TargetKind.AUDIT, ingest, token));
+        routes.put("/metrics", new MetricsHandler(registry));
+        routes.put("/health", new HealthHandler(health));
+        http.route(routes).start();
+        return new Daemon(targets, registry, http, runtime, healthPool);
+    }
+
+    InetSocketAddress address() {
+        return http.address();
+    }
+
+    Targets targets(TargetKind kind) {
+        return targets.get(kind);
+    }
+
+    /** The intake gate, so tests can see requests in progress and a closed intake. */
+    Gate gate() {
+        return http.gate();
+    }
+
+    PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /**
+     * New requests get 503; requests already in progress finish (their events are durable
+     * before they are answered); publishes in flight get up to {@link #GRACE}; queues close with
+     * every undelivered entry kept for the next start. Idempotent.
+     */
+    synchronized void shutdown() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        log.info("shutting down: intake closed, in-flight publishes get up to {} s", GRACE.toSeconds());
+        try {
+            if (!http.closeIntake(GRACE)) {
+                log.warn("requests still in progress after {} s; closing anyway", GRACE.toSeconds());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        targets.values().parallelStream().forEach(t -> t.close(GRACE));
+        http.stop();
+        healthPool.shutdownNow();
+        runtime.scheduler().shutdownNow();
+        long queued = targets.values().stream().flatMap(t -> t.targets().stream()).mapToLong(NatsTarget::queueLength).sum();
+        log.info("shutdown complete, entries kept in queues for the next start queued={}", queued);
+    }
+
+    @Override
+    public void close() {
+        shutdown();
+    }
+}

@@ -1,0 +1,77 @@
+package dev.jetsink.server;
+
+import dev.jetsink.config.TargetConfig;
+import dev.jetsink.target.NatsTarget;
+import dev.jetsink.target.TargetHealth;
+import java.util.function.Supplier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The health of every target (SPEC §6, §9): checks run in parallel and the whole answer is bounded
+ * (5 s by default); a target whose check is not done by then reports {@code offline}, reason
+ * {@code health check timed out}. Targets configured under a kind whose switch is off show as
+ * {@code disabled}.
+ */
+final class HealthCheck {
+
+    static final Duration BOUND = Duration.ofSeconds(5);
+
+    /** One target's check: its display id and the (possibly slow) health lookup. */
+    record Probe(String target, Supplier<TargetHealth> check) {
+        static Probe of(NatsTarget t) {
+            return new Probe(t.displayId(), t::health);
+        }
+    }
+
+    private final List<Probe> targets;
+    private final List<TargetConfig> disabled;
+    private final ExecutorService pool;
+    private final Duration bound;
+
+    HealthCheck(List<Probe> targets, List<TargetConfig> disabled, ExecutorService pool, Duration bound) {
+        this.targets = List.copyOf(targets);
+        this.disabled = List.copyOf(disabled);
+        this.pool = pool;
+        this.bound = bound;
+    }
+
+    /** One entry per target, running targets first, in configuration order. */
+    List<TargetHealth> run() {
+        List<CompletableFuture<TargetHealth>> checks = new ArrayList<>();
+        for (Probe p : targets) {
+            checks.add(CompletableFuture.supplyAsync(p.check(), pool));
+        }
+        long deadline = System.nanoTime() + bound.toNanos();
+        List<TargetHealth> out = new ArrayList<>();
+        for (int i = 0; i < checks.size(); i++) {
+            out.add(await(checks.get(i), targets.get(i).target(), deadline));
+        }
+        disabled.forEach(c -> out.add(new TargetHealth(c.displayId(), TargetHealth.Status.DISABLED,
+            c.kind().globalEnableVariable() + " is off")));
+        return out;
+    }
+
+    private static TargetHealth await(CompletableFuture<TargetHealth> check, String id, long deadline) {
+        try {
+            return check.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            return new TargetHealth(id, TargetHealth.Status.OFFLINE, "health check timed out");
+        } catch (java.util.concurrent.ExecutionException e) {
+            return new TargetHealth(id, TargetHealth.Status.ERROR, "health check failed: "
+                + e.getCause().getClass().getSimpleName());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new TargetHealth(id, TargetHealth.Status.OFFLINE, "health check timed out");
+        }
+    }
+
+    /** Healthy when every running target is online (disabled ones do not count). */
+    static boolean healthy(List<TargetHealth> results) {
+        return results.stream().allMatch(h -> h.online() || h.status() == TargetHealth.Status.DISABLED);
+    }
+}

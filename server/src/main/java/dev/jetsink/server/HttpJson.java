@@ -1,0 +1,81 @@
+package dev.jetsink.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** Small HTTP plumbing shared by the handlers: JSON answers and bounded body reads. */
+final class HttpJson {
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private HttpJson() {
+    }
+
+    /** Sends {@code body} as JSON with {@code status}. */
+    static void send(HttpExchange ex, int status, Object body) throws IOException {
+        send(ex, status, JSON.writeValueAsBytes(body), "application/json");
+    }
+
+    /** Sends {@code {"error": message}} with {@code status}, and {@code Retry-After} when given. */
+    static void error(HttpExchange ex, int status, String message, Optional<Duration> retryAfter) throws IOException {
+        retryAfter.ifPresent(d -> ex.getResponseHeaders().set("Retry-After", Long.toString(Math.max(1, d.toSeconds()))));
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", message);
+        send(ex, status, body);
+    }
+
+    static void error(HttpExchange ex, int status, String message) throws IOException {
+        error(ex, status, message, Optional.empty());
+    }
+
+    static void send(HttpExchange ex, int status, byte[] bytes, String contentType) throws IOException {
+        ex.getResponseHeaders().set("Content-Type", contentType);
+        ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+        ex.close();
+    }
+
+    /** Bytes of an oversized body read and thrown away so the answer reaches the client intact. */
+    private static final long DISCARD_LIMIT = 64L * 1024 * 1024;
+
+    /**
+     * Reads the request body, keeping at most {@code max} bytes; empty when the body is longer.
+     * The excess is read and discarded (up to 64 MiB) rather than left unread: closing a socket
+     * with unread input resets it, and the client would lose the 413.
+     */
+    static Optional<byte[]> readAtMost(HttpExchange ex, int max) throws IOException {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        byte[] chunk = new byte[64 * 1024];
+        long total = 0;
+        try (InputStream in = ex.getRequestBody()) {
+            int n;
+            while ((n = in.read(chunk)) >= 0) {
+                total += n;
+                if (total <= max) {
+                    buf.write(chunk, 0, n);
+                } else if (total > max + DISCARD_LIMIT) {
+                    ex.getResponseHeaders().set("Connection", "close");
+                    break;
+                }
+            }
+        }
+        return total > max ? Optional.empty() : Optional.of(buf.toByteArray());
+    }
+
+    static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

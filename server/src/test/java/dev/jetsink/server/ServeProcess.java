@@ -1,0 +1,110 @@
+package dev.jetsink.server;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** {@code jetsink serve} as a child JVM, its stderr collected, its HTTP port read from the log. */
+final class ServeProcess implements AutoCloseable {
+
+    private static final Pattern LISTENING = Pattern.compile("http listening address=127\\.0\\.0\\.1:(\\d+)");
+
+    final Process process;
+    private final Thread reader;
+    private final List<String> lines = new ArrayList<>();
+    private final CompletableFuture<Integer> port = new CompletableFuture<>();
+
+    private ServeProcess(Process process) {
+        this.process = process;
+        this.reader = new Thread(this::readLog, "serve-stderr");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    static ServeProcess start(Map<String, String> env, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+            "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve"));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().keySet().removeIf(k -> k.startsWith("RUSTFS_") || k.startsWith("JETSINK_"));
+        pb.environment().putAll(env);
+        return new ServeProcess(pb.start());
+    }
+
+    private void readLog() {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                synchronized (lines) {
+                    lines.add(line);
+                }
+                Matcher m = LISTENING.matcher(line);
+                if (m.find()) {
+                    port.complete(Integer.parseInt(m.group(1)));
+                }
+            }
+        } catch (IOException e) {
+            // the process ended
+        }
+        port.completeExceptionally(new IllegalStateException("serve exited before listening:\n" + log()));
+    }
+
+    /** The HTTP port from the {@code http listening} log line. */
+    int awaitPort(Duration atMost) throws Exception {
+        return port.get(atMost.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    String log() {
+        synchronized (lines) {
+            return String.join("\n", lines);
+        }
+    }
+
+    List<String> lines() {
+        synchronized (lines) {
+            return List.copyOf(lines);
+        }
+    }
+
+    /**
+     * SIGTERM, then the exit code. Sent with {@code kill}, not {@link Process#destroy()}, which
+     * also closes our end of the child's stderr and would cut off its shutdown log.
+     */
+    int terminate(Duration atMost) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -TERM " + process.pid() + " failed");
+        }
+        if (!process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("serve did not exit within " + atMost + " of SIGTERM:\n" + log());
+        }
+        reader.join(atMost.toMillis());
+        return process.exitValue();
+    }
+
+    /** Waits for the process to exit by itself and its log to be read; returns the exit code. */
+    int awaitExit(Duration atMost) throws InterruptedException {
+        if (!process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("serve still running after " + atMost + ":\n" + log());
+        }
+        reader.join(atMost.toMillis());
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+
+}

@@ -1,0 +1,49 @@
+package dev.jetsink.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.jetsink.config.TargetKind;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The SIGTERM path in-process (SPEC §10): new requests get 503, a request in progress is answered. */
+class ShutdownTest {
+
+    @Test
+    void requestInProgressAtShutdownIsQueuedAndNewRequestsGet503WithRetryAfter() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream().start();
+             Socket slow = new Socket("127.0.0.1", h.daemon.address().getPort())) {
+            slow.setSoTimeout(30_000);
+            byte[] body = WebhookFixtures.putPhoto(1).getBytes(StandardCharsets.UTF_8);
+            OutputStream out = slow.getOutputStream();
+            out.write(("POST /notify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, body.length / 2);
+            out.flush();
+            await().atMost(DaemonHarness.AWAIT).until(() -> h.daemon.gate().inside() == 1);
+
+            CompletableFuture<Void> shutdown = CompletableFuture.runAsync(h.daemon::shutdown);
+            await().atMost(DaemonHarness.AWAIT).until(() -> h.daemon.gate().isClosed());
+            HttpResponse<String> late = h.post("/notify", WebhookFixtures.putPhoto(2));
+            assertThat(late.statusCode()).isEqualTo(503);
+            assertThat(late.headers().firstValue("Retry-After")).isPresent();
+            assertThat(late.body()).contains("shutting down");
+            assertThat(shutdown).as("shutdown waits for the request in progress").isNotDone();
+
+            out.write(body, body.length / 2, body.length - body.length / 2);
+            out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(slow.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(in.readLine()).isEqualTo("HTTP/1.1 200 OK");
+            shutdown.get(30, TimeUnit.SECONDS);
+            assertThat(h.target(TargetKind.NOTIFY, "_").acceptedCount()).as("only the request in progress").isEqualTo(1);
+        }
+    }
+}
