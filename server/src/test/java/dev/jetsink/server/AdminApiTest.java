@@ -155,6 +155,21 @@ class AdminApiTest {
         }
     }
 
+    @Test
+    void withoutADataDirTheTargetRunsAndTheAnswerWarnsItIsNotKept() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withoutTargets(TargetKind.NOTIFY).withoutTargets(TargetKind.AUDIT)) {
+            h.with(java.util.Map.of("JETSINK_ADMIN_TOKEN", AdminCalls.TOKEN));
+            Streams.create(h.admin(), StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
+            h.start();
+            AdminCalls admin = new AdminCalls(h);
+            HttpResponse<String> put = admin.put(TargetKind.NOTIFY, "primary", admin.jetStream(STREAM, SUBJECT));
+            assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
+            assertThat(AdminCalls.json(put).get("persisted").asBoolean()).isFalse();
+            assertThat(AdminCalls.json(put).get("warning").asText()).startsWith("JETSINK_DATA_DIR is not set");
+            assertThat(h.post("/notify/primary", WebhookFixtures.putPhoto(1)).statusCode()).isEqualTo(200);
+        }
+    }
+
     private static String keyValue(JsonNode target, String key) {
         for (JsonNode kv : target.path("key_values")) {
             if (kv.path("key").asText().equals(key)) {
