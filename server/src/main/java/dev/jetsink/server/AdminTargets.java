@@ -179,16 +179,29 @@ final class AdminTargets {
         }
     }
 
-    /** Closes a running target of the same id (its queue lock must go first), then starts the new one. */
+    /**
+     * Closes a running target of the same id (its queue lock must go first), then starts the new
+     * one; if that fails, the old one is started again so a failed replace leaves things as they were.
+     */
     private Optional<String> replace(TargetConfig config) {
         Targets kindTargets = targets.get(config.kind());
-        kindTargets.remove(config.id(), Daemon.GRACE).ifPresent(metrics::unregister);
+        Optional<NatsTarget> old = kindTargets.remove(config.id(), Daemon.GRACE);
+        old.ifPresent(metrics::unregister);
         try {
             metrics.register(kindTargets.add(config));
             return Optional.empty();
         } catch (RuntimeException e) {
             // e.g. another process holds the queue dir; the message names paths, never secrets.
-            return Optional.of(e.getClass().getSimpleName() + ": " + e.getMessage());
+            String failure = e.getClass().getSimpleName() + ": " + e.getMessage();
+            old.ifPresent(o -> {
+                try {
+                    metrics.register(kindTargets.add(o.config()));
+                } catch (RuntimeException again) {
+                    log.error("the previous target could not be started again either target=\"{}\" error=\"{}: {}\"",
+                        o.displayId(), again.getClass().getSimpleName(), again.getMessage());
+                }
+            });
+            return Optional.of(failure);
         }
     }
 

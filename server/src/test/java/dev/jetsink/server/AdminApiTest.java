@@ -156,6 +156,22 @@ class AdminApiTest {
     }
 
     @Test
+    void replacementThatCannotStartKeepsThePreviousTargetRunning() throws Exception {
+        try (DaemonHarness h = harness()) {
+            AdminCalls admin = new AdminCalls(h);
+            assertThat(admin.put(TargetKind.NOTIFY, "primary", admin.jetStream(STREAM, SUBJECT)).statusCode()).isEqualTo(200);
+            Path notADirectory = Files.writeString(h.queueRoot.resolve("plain-file"), "x");
+            var broken = admin.jetStream(STREAM, SUBJECT);
+            broken.put("queue_dir", notADirectory.toString());
+            HttpResponse<String> r = admin.put(TargetKind.NOTIFY, "primary", broken);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(500);
+            assertThat(AdminCalls.json(r).get("error").asText()).startsWith("target passed the checks but could not be started");
+            assertThat(h.post("/notify/primary", WebhookFixtures.putPhoto(1)).statusCode()).isEqualTo(200);
+            assertThat(h.readStream(STREAM)).hasSize(1);
+        }
+    }
+
+    @Test
     void withoutADataDirTheTargetRunsAndTheAnswerWarnsItIsNotKept() throws Exception {
         try (DaemonHarness h = new DaemonHarness().withoutTargets(TargetKind.NOTIFY).withoutTargets(TargetKind.AUDIT)) {
             h.with(java.util.Map.of("JETSINK_ADMIN_TOKEN", AdminCalls.TOKEN));
