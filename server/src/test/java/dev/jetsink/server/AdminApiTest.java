@@ -84,6 +84,7 @@ class AdminApiTest {
             assertThat(keyValue(t, "jetstream_stream_name")).isEqualTo(STREAM);
             assertThat(keyValue(t, "publish_window")).as("defaults are resolved").isEqualTo("1024");
             assertThat(AdminCalls.json(admin.list(TargetKind.AUDIT)).get("targets")).isEmpty();
+            assertThat(h.get("/health").body()).as("/health covers applied targets").contains("notify primary:nats");
         }
     }
 
@@ -113,6 +114,7 @@ class AdminApiTest {
             assertThat(h.post("/notify/primary", WebhookFixtures.putPhoto(1)).statusCode()).isEqualTo(404);
             assertThat(AdminCalls.json(admin.list(TargetKind.NOTIFY)).get("targets")).isEmpty();
             assertThat(persisted(h)).isEmpty();
+            assertThat(h.get("/metrics").body()).as("its series leave the scrape").doesNotContain("primary:nats");
             assertThat(admin.reset(TargetKind.NOTIFY, "primary").statusCode()).as("nothing left to reset").isEqualTo(404);
         }
     }
@@ -168,6 +170,27 @@ class AdminApiTest {
             assertThat(AdminCalls.json(r).get("error").asText()).startsWith("target passed the checks but could not be started");
             assertThat(h.post("/notify/primary", WebhookFixtures.putPhoto(1)).statusCode()).isEqualTo(200);
             assertThat(h.readStream(STREAM)).hasSize(1);
+        }
+    }
+
+    @Test
+    void persistedTargetReplacesAConfiguredOneOfTheSameIdAtStart() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withoutTargets(TargetKind.NOTIFY).withoutTargets(TargetKind.AUDIT)) {
+            AdminCalls.configure(h);
+            Streams.create(h.admin(), StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
+            h.with(h.jetStreamTarget(TargetKind.NOTIFY, "_PRIMARY", STREAM, SUBJECT)).start();
+            AdminCalls admin = new AdminCalls(h);
+            assertThat(admin.listed(TargetKind.NOTIFY, "notify primary:nats").path("source").asText()).isEqualTo("config");
+            var kv = admin.jetStream(STREAM, SUBJECT);
+            kv.put("comment", "from admin");
+            assertThat(admin.put(TargetKind.NOTIFY, "primary", kv).statusCode()).isEqualTo(200);
+            h.daemon.shutdown();
+
+            h.start();
+            JsonNode listed = admin.listed(TargetKind.NOTIFY, "notify primary:nats");
+            assertThat(listed.path("source").asText()).isEqualTo("admin");
+            assertThat(keyValue(listed, "comment")).isEqualTo("from admin");
+            assertThat(AdminCalls.json(admin.list(TargetKind.NOTIFY)).get("targets")).hasSize(1);
         }
     }
 
