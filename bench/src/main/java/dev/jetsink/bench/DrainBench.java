@@ -27,7 +27,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -146,7 +145,7 @@ public final class DrainBench {
             json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
             System.out.println("wrote section drain of " + out);
         } finally {
-            deleteTree(work);
+            BenchFiles.deleteTree(work);
         }
     }
 
@@ -198,7 +197,7 @@ public final class DrainBench {
             return report(label, n, secs, String.format("queue fill %.1f s", fillSecs));
         } finally {
             runtime.scheduler().shutdownNow();
-            deleteTree(queueDir);
+            BenchFiles.deleteTree(queueDir);
         }
     }
 
@@ -224,7 +223,7 @@ public final class DrainBench {
             return report("baseline peer (file per event, sync publish, delete)", n, secs,
                 String.format("file fill %.1f s = %.0f crash-safe writes/s", fillSecs, n / fillSecs));
         } finally {
-            deleteTree(dir);
+            BenchFiles.deleteTree(dir);
         }
     }
 
@@ -333,16 +332,5 @@ public final class DrainBench {
             throw new IllegalArgumentException("option without value: " + args[args.length - 1]);
         }
         return m;
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

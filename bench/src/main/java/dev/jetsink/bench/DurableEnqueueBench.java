@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,8 +69,8 @@ public final class DurableEnqueueBench {
                 point.put("jetsink_eps", Math.round(jetsink));
                 point.put("baseline_eps", Math.round(baseline));
                 point.put("ratio", round1(ratio));
-                deleteTree(qdir);
-                deleteTree(work.resolve("baseline-" + p));
+                BenchFiles.deleteTree(qdir);
+                BenchFiles.deleteTree(work.resolve("baseline-" + p));
             }
             ObjectNode at64 = (ObjectNode) by.get("64");
             queue.put("producers", 64);
@@ -82,7 +81,7 @@ public final class DurableEnqueueBench {
             queue.set("by_producers", by);
             openBacklog(work.resolve("backlog"), meta, event, queue);
         } finally {
-            deleteTree(work);
+            BenchFiles.deleteTree(work);
         }
         ObjectNode root = Files.exists(results) ? (ObjectNode) json.readTree(results.toFile()) : json.createObjectNode();
         root.set("queue", queue);
@@ -189,14 +188,4 @@ public final class DurableEnqueueBench {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
 }

@@ -36,6 +36,21 @@ class IngestTest {
     }
 
     @Test
+    void rustfsWebhookIsAcknowledgedAndItsUnknownFieldsReachTheStream() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream().start()) {
+            HttpResponse<String> r = h.post("/notify", WebhookFixtures.rustfsMultipartComplete(7));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            await().atMost(DaemonHarness.AWAIT).until(() -> h.readStream(DaemonHarness.STREAM).size() == 1);
+            JsonNode published = HttpJson.JSON.readTree(h.readStream(DaemonHarness.STREAM).get(0).text());
+            assertThat(published.get("EventName").asText()).isEqualTo("s3:ObjectCreated:CompleteMultipartUpload");
+            assertThat(published.get("Key").asText()).isEqualTo("backups/db dump 7.tar.gz");
+            assertThat(published.at("/Records/0/object_name").asText()).isEqualTo("db+dump+7.tar.gz");
+            assertThat(published.at("/Records/0/data/rustfsExtension/tier").asText()).isEqualTo("hot");
+            assertThat(published.at("/Records/0/data/eventSource").asText()).isEqualTo("rustfs:s3");
+        }
+    }
+
+    @Test
     void webhookWithSeveralRecordsQueuesOneEventPerRecord() throws Exception {
         try (DaemonHarness h = new DaemonHarness().withDefaultStream().start()) {
             HttpResponse<String> r = h.post("/notify/_", WebhookFixtures.twoRecords());

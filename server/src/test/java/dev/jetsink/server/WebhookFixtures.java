@@ -55,4 +55,23 @@ final class WebhookFixtures {
             "accessKey":"minioadmin"}\
             """.formatted(n % 10, n, n % 10, n);
     }
+
+    /**
+     * A RustFS webhook body: event version 2.1, {@code rustfs:s3} source, a multipart completion
+     * with user metadata and a RustFS-only field the envelope must carry through unchanged.
+     */
+    static String rustfsMultipartComplete(int n) {
+        return """
+            {"EventName":"s3:ObjectCreated:CompleteMultipartUpload","Key":"backups/db dump %d.tar.gz","Records":[\
+            {"eventVersion":"2.1","eventSource":"rustfs:s3","awsRegion":"us-east-1","eventTime":"2026-12-02T10:00:00.12%dZ",\
+            "eventName":"s3:ObjectCreated:CompleteMultipartUpload","userIdentity":{"principalId":"rustfsadmin"},\
+            "requestParameters":{"principalId":"rustfsadmin","region":"us-east-1","sourceIPAddress":"127.0.0.1"},\
+            "responseElements":{"x-amz-request-id":"18A2C0B9D4E5F60%d","x-rustfs-node":"node-1"},\
+            "s3":{"s3SchemaVersion":"1.0","configurationId":"Config","bucket":{"name":"backups",\
+            "ownerIdentity":{"principalId":"rustfsadmin"},"arn":"arn:aws:s3:::backups"},\
+            "object":{"key":"db+dump+%d.tar.gz","size":73400320,"eTag":"b1946ac92492d2347c6235b4d2611184-14",\
+            "contentType":"application/gzip","userMetadata":{"x-amz-meta-origin":"nightly"},"sequencer":"1800A1B2C3D4E5F6"}},\
+            "source":{"host":"127.0.0.1","port":"","userAgent":"rustfs-cli/1.0"},"rustfsExtension":{"tier":"hot"}}]}\
+            """.formatted(n, n % 10, n % 10, n);
+    }
 }
