@@ -9,9 +9,12 @@ import dev.jetsink.target.NatsTarget;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -21,12 +24,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * would gain a {@code _total} suffix); jetsink's own series use counters and a timer.
  *
  * <p>Register each target with {@link #register(NatsTarget)} and pass this object as (one of) the
- * runtime's lifecycle listeners so it sees acknowledgements, failures and exhaustions.
+ * runtime's lifecycle listeners so it sees acknowledgements, failures and exhaustions. A target
+ * removed at runtime is unbound with {@link #unregister(NatsTarget)}, so a later target with the
+ * same id gets fresh meters bound to it rather than to the removed one.
  */
 public final class TargetMetrics implements LifecycleListener {
 
     private final MeterRegistry registry;
     private final Map<String, PerTarget> byTarget = new ConcurrentHashMap<>();
+    private final Map<String, List<Meter>> bound = new ConcurrentHashMap<>();
 
     public TargetMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -37,24 +43,37 @@ public final class TargetMetrics implements LifecycleListener {
         TargetKind kind = target.config().kind();
         Tags tags = Tags.of("target_id", target.config().id() + ":nats", "target_type", "nats");
         String prefix = kind.metricPrefix();
-        Gauge.builder(kind.queueLengthMetric(), target, NatsTarget::queueLength).tags(tags)
-            .description("live entries in the target's local queue").register(registry);
-        Gauge.builder(prefix + "failed_messages", target, NatsTarget::failedCount).tags(tags)
-            .description("events that left the queue for good: terminal moves plus ingest rejections").register(registry);
-        Gauge.builder(prefix + "failed_store_length", target,
+        List<Meter> meters = new ArrayList<>();
+        meters.add(Gauge.builder(kind.queueLengthMetric(), target, NatsTarget::queueLength).tags(tags)
+            .description("live entries in the target's local queue").register(registry));
+        meters.add(Gauge.builder(prefix + "failed_messages", target, NatsTarget::failedCount).tags(tags)
+            .description("events that left the queue for good: terminal moves plus ingest rejections").register(registry));
+        meters.add(Gauge.builder(prefix + "failed_store_length", target,
                 t -> t.failedStore().map(FailedEventStore::count).orElse(0))
-            .tags(tags).description("records in the failed-events store").register(registry);
-        Gauge.builder(prefix + "total_messages", target, NatsTarget::acceptedCount).tags(tags)
-            .description("events accepted into the target").register(registry);
+            .tags(tags).description("records in the failed-events store").register(registry));
+        meters.add(Gauge.builder(prefix + "total_messages", target, NatsTarget::acceptedCount).tags(tags)
+            .description("events accepted into the target").register(registry));
         Tags own = tags.and("kind", kind.label());
-        Gauge.builder("jetsink_stream_verdict", target, t -> t.verdictPass() ? 1 : 0).tags(own)
-            .description("1 when the last stream validation passed").register(registry);
-        Gauge.builder("jetsink_queue_bytes", target, t -> t.queue().map(QueueStore::bytes).orElse(0L)).tags(own)
-            .description("bytes of the target's queue segments on disk").register(registry);
-        FunctionCounter.builder("jetsink_queue_corrupt_records", target,
+        meters.add(Gauge.builder("jetsink_stream_verdict", target, t -> t.verdictPass() ? 1 : 0).tags(own)
+            .description("1 when the last stream validation passed").register(registry));
+        meters.add(Gauge.builder("jetsink_queue_bytes", target, t -> t.queue().map(QueueStore::bytes).orElse(0L)).tags(own)
+            .description("bytes of the target's queue segments on disk").register(registry));
+        meters.add(FunctionCounter.builder("jetsink_queue_corrupt_records", target,
                 t -> t.queue().map(QueueStore::corruptRecords).orElse(0L)).tags(own)
-            .description("damaged queue records found and skipped").register(registry);
-        byTarget.put(target.displayId(), new PerTarget(registry, own));
+            .description("damaged queue records found and skipped").register(registry));
+        PerTarget perTarget = new PerTarget(registry, own);
+        meters.addAll(perTarget.meters());
+        byTarget.put(target.displayId(), perTarget);
+        bound.put(target.displayId(), List.copyOf(meters));
+    }
+
+    /** Removes every meter {@link #register} bound for {@code target}; its series leave the scrape. */
+    public void unregister(NatsTarget target) {
+        byTarget.remove(target.displayId());
+        List<Meter> meters = bound.remove(target.displayId());
+        if (meters != null) {
+            meters.forEach(registry::remove);
+        }
     }
 
     @Override
@@ -106,6 +125,11 @@ public final class TargetMetrics implements LifecycleListener {
                 .description("acknowledgements reporting an already stored msg id").register(r);
             exhaustions = Counter.builder("jetsink_retry_exhaustions").tags(tags)
                 .description("retry cycles an entry spent without delivering").register(r);
+        }
+
+        List<Meter> meters() {
+            return List.of(publishSeconds, successAttempts, duplicateAttempts, transientAttempts, permanentAttempts,
+                duplicateAcks, exhaustions);
         }
 
         private static Counter attempts(MeterRegistry r, Tags tags, String outcome) {

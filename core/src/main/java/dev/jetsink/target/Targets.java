@@ -12,16 +12,20 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Every enabled target of one kind, fed together: {@link #send} completes when each of them has
- * durably queued the event (SPEC §3.1). One implementation serves notify and audit.
+ * durably queued the event (SPEC §3.1). One implementation serves notify and audit. Targets can be
+ * added and removed while running (the admin API, SPEC §10); readers always see a consistent list.
  */
 public final class Targets implements AutoCloseable {
 
     private final TargetKind kind;
-    private final List<NatsTarget> targets;
+    private final TargetRuntime runtime;
+    // Replaced whole under this object's lock, read without it: sends never wait for an add.
+    private volatile List<NatsTarget> targets;
     private final FailedStoreMaintenance maintenance;
 
-    private Targets(TargetKind kind, List<NatsTarget> targets, FailedStoreMaintenance maintenance) {
+    private Targets(TargetKind kind, TargetRuntime runtime, List<NatsTarget> targets, FailedStoreMaintenance maintenance) {
         this.kind = kind;
+        this.runtime = runtime;
         this.targets = List.copyOf(targets);
         this.maintenance = maintenance;
     }
@@ -58,7 +62,7 @@ public final class Targets implements AutoCloseable {
             throw e;
         }
         opened.forEach(NatsTarget::start);
-        return new Targets(kind, opened, maintenance);
+        return new Targets(kind, runtime, opened, maintenance);
     }
 
     /** Queues the event on every target of this kind; completes when all have it durably. */
@@ -83,8 +87,48 @@ public final class Targets implements AutoCloseable {
         return targets.stream().filter(t -> t.config().id().equals(id)).findFirst();
     }
 
+    /**
+     * Opens and starts a target of this kind at runtime with the same runtime as the others (for
+     * notify, the shared stream concurrency of §5.6), and adds it to the set.
+     *
+     * @throws IllegalArgumentException when {@code config} is of the other kind
+     * @throws IllegalStateException when a target with the same id is already running
+     * @throws dev.jetsink.queue.QueueLockedException when another process holds its queue
+     */
+    public synchronized NatsTarget add(TargetConfig config) {
+        if (config.kind() != kind) {
+            throw new IllegalArgumentException(config.displayId() + " is not a " + kind.label() + " target");
+        }
+        if (target(config.id()).isPresent()) {
+            throw new IllegalStateException(config.displayId() + " is already running");
+        }
+        NatsTarget t = NatsTarget.open(config, runtime);
+        t.failedStore().ifPresent(maintenance::add);
+        t.start();
+        List<NatsTarget> next = new ArrayList<>(targets);
+        next.add(t);
+        targets = List.copyOf(next);
+        return t;
+    }
+
+    /**
+     * Takes the target with this id out of the set, then stops it (publishes in flight get
+     * {@code grace}); its queued entries stay on disk for a target later opened on the same queue.
+     *
+     * @return the removed, closed target; empty when none had this id
+     */
+    public synchronized Optional<NatsTarget> remove(String id, Duration grace) {
+        Optional<NatsTarget> found = target(id);
+        found.ifPresent(t -> {
+            targets = targets.stream().filter(o -> o != t).toList();
+            t.failedStore().ifPresent(maintenance::remove);
+            t.close(grace);
+        });
+        return found;
+    }
+
     /** Stops every target, giving in-flight publishes up to {@code grace}; queued entries stay. */
-    public void close(Duration grace) {
+    public synchronized void close(Duration grace) {
         targets.parallelStream().forEach(t -> t.close(grace));
         maintenance.close();
     }

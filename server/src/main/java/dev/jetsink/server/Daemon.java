@@ -18,14 +18,16 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The running daemon: notify and audit targets, their metrics, and the HTTP front (ingest,
- * {@code /metrics}, {@code /health}). {@link #shutdown} is the SIGTERM path of SPEC §10.
+ * The running daemon: notify and audit targets (configured ones, then those restored from
+ * {@code JETSINK_DATA_DIR}), their metrics, and the HTTP front (ingest, {@code /metrics},
+ * {@code /health}, the admin API). {@link #shutdown} is the SIGTERM path of SPEC §10.
  */
 final class Daemon implements AutoCloseable {
 
@@ -61,12 +63,19 @@ final class Daemon implements AutoCloseable {
         TargetRuntime runtime = new TargetRuntime(system.clock(), system.sleeper(), metrics,
             system.notifyConcurrency(), config.daemon().backoffScale(), system.scheduler());
         Map<TargetKind, Targets> targets = new EnumMap<>(TargetKind.class);
+        Optional<AppliedTargetStore> store = config.daemon().dataDir().map(AppliedTargetStore::new);
+        AdminTargets admin;
         try {
+            List<TargetConfig> restorable = AdminTargets.restorable(
+                store.map(AppliedTargetStore::loadAll).orElse(List.of()));
+            JetsinkConfig configured = withoutOverridden(config, restorable);
             for (TargetKind kind : TargetKind.values()) {
-                Targets t = Targets.start(kind, config, runtime);
+                Targets t = Targets.start(kind, configured, runtime);
                 targets.put(kind, t);
                 t.targets().forEach(metrics::register);
             }
+            admin = new AdminTargets(targets, metrics, store);
+            admin.restore(restorable);
         } catch (RuntimeException e) {
             targets.values().forEach(t -> t.close(Duration.ZERO));
             http.stop();
@@ -78,10 +87,8 @@ final class Daemon implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        List<HealthCheck.Probe> running = new ArrayList<>();
-        targets.values().forEach(t -> t.targets().forEach(n -> running.add(HealthCheck.Probe.of(n))));
         List<TargetConfig> disabled = config.targets().stream().filter(c -> !config.kindEnabled(c.kind())).toList();
-        HealthCheck health = new HealthCheck(running, disabled, healthPool, HealthCheck.BOUND);
+        HealthCheck health = new HealthCheck(() -> running(targets), disabled, healthPool, HealthCheck.BOUND);
         Ingest ingest = new Ingest(targets);
         var token = config.daemon().ingestToken().map(BearerToken::new);
         Map<String, HttpHandler> routes = new LinkedHashMap<>();
@@ -89,8 +96,28 @@ final class Daemon implements AutoCloseable {
         routes.put("/audit", new IngestHandler(TargetKind.AUDIT, ingest, token));
         routes.put("/metrics", new MetricsHandler(registry));
         routes.put("/health", new HealthHandler(health));
+        routes.put(AdminHandler.BASE, new AdminHandler(config.daemon().adminToken().map(BearerToken::new), admin,
+            new AdminListing(targets, admin, healthPool)));
         http.route(routes).start();
         return new Daemon(targets, registry, http, runtime, healthPool);
+    }
+
+    private static List<HealthCheck.Probe> running(Map<TargetKind, Targets> targets) {
+        List<HealthCheck.Probe> probes = new ArrayList<>();
+        targets.values().forEach(t -> t.targets().forEach(n -> probes.add(HealthCheck.Probe.of(n))));
+        return probes;
+    }
+
+    /**
+     * The configuration without targets that an admin-applied one of the same kind and id will
+     * replace at {@link AdminTargets#restore}: the admin change is the later one, and opening both
+     * would contend for the same queue.
+     */
+    private static JetsinkConfig withoutOverridden(JetsinkConfig config, List<TargetConfig> restorable) {
+        List<TargetConfig> kept = config.targets().stream()
+            .filter(c -> restorable.stream().noneMatch(r -> r.kind() == c.kind() && r.id().equals(c.id()))).toList();
+        return new JetsinkConfig(kept, config.notifyEnabled(), config.auditEnabled(), config.notifyStreamConcurrency(),
+            config.daemon(), config.warnings());
     }
 
     InetSocketAddress address() {

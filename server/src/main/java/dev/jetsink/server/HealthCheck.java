@@ -28,13 +28,18 @@ final class HealthCheck {
         }
     }
 
-    private final List<Probe> targets;
+    // A supplier, not a list: targets applied or reset through the admin API come and go.
+    private final Supplier<List<Probe>> targets;
     private final List<TargetConfig> disabled;
     private final ExecutorService pool;
     private final Duration bound;
 
     HealthCheck(List<Probe> targets, List<TargetConfig> disabled, ExecutorService pool, Duration bound) {
-        this.targets = List.copyOf(targets);
+        this(() -> targets, disabled, pool, bound);
+    }
+
+    HealthCheck(Supplier<List<Probe>> targets, List<TargetConfig> disabled, ExecutorService pool, Duration bound) {
+        this.targets = targets;
         this.disabled = List.copyOf(disabled);
         this.pool = pool;
         this.bound = bound;
@@ -42,14 +47,15 @@ final class HealthCheck {
 
     /** One entry per target, running targets first, in configuration order. */
     List<TargetHealth> run() {
+        List<Probe> probes = List.copyOf(targets.get());
         List<CompletableFuture<TargetHealth>> checks = new ArrayList<>();
-        for (Probe p : targets) {
+        for (Probe p : probes) {
             checks.add(CompletableFuture.supplyAsync(p.check(), pool));
         }
         long deadline = System.nanoTime() + bound.toNanos();
         List<TargetHealth> out = new ArrayList<>();
         for (int i = 0; i < checks.size(); i++) {
-            out.add(await(checks.get(i), targets.get(i).target(), deadline));
+            out.add(await(checks.get(i), probes.get(i).target(), deadline));
         }
         disabled.forEach(c -> out.add(new TargetHealth(c.displayId(), TargetHealth.Status.DISABLED,
             c.kind().globalEnableVariable() + " is off")));
