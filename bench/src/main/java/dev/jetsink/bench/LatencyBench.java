@@ -38,6 +38,7 @@ public final class LatencyBench {
 
     private static final String STREAM = "LATENCY";
     private static final String SUBJECT = "bench.latency";
+    private static final int WARM_UP_SECONDS = 10;
     private static final Pattern KEY = Pattern.compile("\"Key\":\"bench/lat-(\\d+)\"");
 
     private LatencyBench() {
@@ -72,6 +73,10 @@ public final class LatencyBench {
             long[] httpMicros = new long[total];
             AtomicLong failures = new AtomicLong();
             String[] hostPort = base.substring("http://".length()).split(":");
+            // Warm the daemon's JIT first (events numbered past the measured ones are ignored).
+            int warm = rate * WARM_UP_SECONDS;
+            RawHttpLoad.run(hostPort[0], Integer.parseInt(hostPort[1]), rate, warm, i -> body(total + i),
+                new long[warm], new long[warm], new AtomicLong());
             double offeredSecs = RawHttpLoad.run(hostPort[0], Integer.parseInt(hostPort[1]), rate, total,
                 LatencyBench::body, sentAtMicros, httpMicros, failures);
             long[] storedAtMicros = readStoreTimes(admin, total);

@@ -42,6 +42,10 @@ final class HttpFront {
             host = host.substring(1, host.length() - 1);
         }
         int port = Integer.parseInt(hostPort.substring(colon + 1));
+        // The JDK server writes a response's headers and body separately; with Nagle on, the body
+        // waits for the client's delayed ACK (~40 ms) on every keep-alive request. Read once, when
+        // the JDK server's configuration class loads, so it is set before the first server exists.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);
         AtomicInteger n = new AtomicInteger();
         ThreadPoolExecutor workers = new ThreadPoolExecutor(WORKERS, WORKERS, 60, TimeUnit.SECONDS,
