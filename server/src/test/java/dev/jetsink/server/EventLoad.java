@@ -40,6 +40,7 @@ final class EventLoad implements AutoCloseable {
     private final AtomicInteger next = new AtomicInteger();
     private final Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
     private final Set<Integer> ambiguous = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> refused = ConcurrentHashMap.newKeySet();
     private final Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
     private final List<Thread> senders = new ArrayList<>();
     private volatile boolean closed;
@@ -121,6 +122,7 @@ final class EventLoad implements AutoCloseable {
             acknowledged.add(n);
             return true;
         }
+        refused.add(n);
         if (status == NO_ANSWER || status >= 500 && status != 503) {
             // The daemon may have queued it before the answer was lost: a retry may duplicate it.
             ambiguous.add(n);
@@ -141,6 +143,11 @@ final class EventLoad implements AutoCloseable {
         return Set.copyOf(ambiguous);
     }
 
+    /** Events with at least one attempt not answered 200. */
+    Set<Integer> refused() {
+        return Set.copyOf(refused);
+    }
+
     /** Attempts by HTTP status ({@link #NO_ANSWER} for none), sorted. */
     Map<Integer, Integer> statuses() {
         Map<Integer, Integer> out = new TreeMap<>();
@@ -156,6 +163,10 @@ final class EventLoad implements AutoCloseable {
     void awaitAcknowledged(int atLeast, Duration atMost) {
         Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(20))
             .until(() -> acknowledged.size() >= atLeast);
+    }
+
+    void awaitAnswered(int status, int times, Duration atMost) {
+        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(20)).until(() -> count(status) >= times);
     }
 
     /** Waits until every event is acknowledged. */

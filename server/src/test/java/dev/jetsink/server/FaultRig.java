@@ -207,7 +207,10 @@ final class FaultRig implements AutoCloseable {
 
     @Override
     public void close() throws Exception {
-        daemon.ifPresent(ServeProcess::close);
+        if (daemonAlive()) {
+            // wait for the exit, so nothing holds files under the queue root when it is removed
+            daemon.get().kill(Duration.ofSeconds(30));
+        }
         if (admin != null) {
             admin.close();
         }
