@@ -36,6 +36,7 @@ class DaemonCrashIT {
             assertThat(t.distinctMsgIds()).as("no queue entry stored twice; " + t.line()).isEqualTo(t.messages());
             assertThat(load.ambiguous()).as("only events re-sent after an unanswered attempt are duplicated; " + t.line())
                 .containsAll(t.duplicatedEvents());
+            assertThat(t.failedMessages()).as("no failed records, no ingest rejections; " + t.line()).isZero();
             assertThat(drained).as("queue drained; " + t.line()).isTrue();
         }
     }

@@ -38,16 +38,17 @@ final class DeliveryAudit {
      * @param distinctMsgIds distinct {@code Nats-Msg-Id}s in the stream
      * @param lostEvents the lost event numbers (first few are printed)
      * @param duplicatedEvents the duplicated event numbers
+     * @param failedMessages the running daemon's {@code failed_messages} gauge
      */
     record Tally(String scenario, int acknowledged, int inStreamOnce, int duplicated, int extraCopies, int lost,
                  int failedStore, int queued, int messages, int distinctMsgIds, Set<Integer> lostEvents,
-                 Set<Integer> duplicatedEvents) {
+                 Set<Integer> duplicatedEvents, long failedMessages) {
 
         String line() {
             return "fault scenario=" + scenario + " acknowledged=" + acknowledged + " in_stream=" + inStreamOnce
                 + " duplicates=" + duplicated + " extra_copies=" + extraCopies + " lost=" + lost
                 + " failed_store=" + failedStore + " queued=" + queued + " messages=" + messages
-                + " distinct_msg_ids=" + distinctMsgIds
+                + " distinct_msg_ids=" + distinctMsgIds + " failed_messages=" + failedMessages
                 + (lostEvents.isEmpty() ? "" : " lost_events=" + lostEvents.stream().limit(20).toList());
         }
 
@@ -59,8 +60,8 @@ final class DeliveryAudit {
     }
 
     /** Classifies {@code acknowledged} against the stream's messages and the target queue directory. */
-    static Tally of(String scenario, Set<Integer> acknowledged, List<StoredMessage> stream, Path targetQueue)
-        throws IOException {
+    static Tally of(String scenario, Set<Integer> acknowledged, List<StoredMessage> stream, Path targetQueue,
+                    long failedMessages) throws IOException {
         Map<Integer, Integer> copies = new HashMap<>();
         Set<String> msgIds = new HashSet<>();
         for (StoredMessage m : stream) {
@@ -102,6 +103,6 @@ final class DeliveryAudit {
         }
         int extra = copies.values().stream().mapToInt(c -> c - 1).sum();
         return new Tally(scenario, acknowledged.size(), once, duplicated.size(), extra, lost.size(), inFailed, inQueue,
-            stream.size(), msgIds.size(), lost, duplicated);
+            stream.size(), msgIds.size(), lost, duplicated, failedMessages);
     }
 }

@@ -95,6 +95,29 @@ final class FaultRig implements AutoCloseable {
         return SOAK ? soak : ci;
     }
 
+    /**
+     * SIGKILL of the broker, a short outage, and a restart on the same port and store. The port
+     * lies in the kernel's ephemeral range, so while the broker is down any process's outgoing
+     * connection may take it for a while; the restart is retried for up to 30 s.
+     */
+    void crashBroker(Duration down) throws InterruptedException {
+        nats.kill();
+        Thread.sleep(down.toMillis());
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                nats.restart();
+                return;
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                System.out.println("broker restart on port " + nats.port() + " failed, retrying: "
+                    + e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+    }
+
     /** Starts {@code jetsink serve} and waits until it listens. */
     FaultRig startDaemon() throws Exception {
         if (daemon.isPresent() && daemon.get().process.isAlive()) {
@@ -186,7 +209,8 @@ final class FaultRig implements AutoCloseable {
 
     /** Classifies {@code acknowledged} against what the stream and the notify queue hold now. */
     DeliveryAudit.Tally audit(String scenario, Set<Integer> acknowledged) throws IOException, InterruptedException {
-        return DeliveryAudit.of(scenario, acknowledged, readStream(), notifyQueue()).print();
+        long failedMessages = (long) metric(TargetKind.NOTIFY.metricPrefix() + "failed_messages");
+        return DeliveryAudit.of(scenario, acknowledged, readStream(), notifyQueue(), failedMessages).print();
     }
 
     Connection admin() throws IOException, InterruptedException {
