@@ -155,6 +155,17 @@ final class FaultRig implements AutoCloseable {
         return String.join("\n--- restart ---\n", all);
     }
 
+    /** How often {@code text} occurs in {@link #daemonLog()}. */
+    int logCount(String text) {
+        return daemonLog().split(java.util.regex.Pattern.quote(text), -1).length - 1;
+    }
+
+    /** Waits until the daemon has made {@code connections} NATS connections, first ones and reconnections. */
+    void awaitNatsConnections(int connections, Duration atMost) {
+        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).until(() ->
+            logCount("NATS connection connected") + logCount("NATS connection reconnected") >= connections);
+    }
+
     /** The running daemon's base URI; follows restarts. */
     URI base() {
         return base.get();
