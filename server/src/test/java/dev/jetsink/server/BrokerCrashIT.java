@@ -16,11 +16,12 @@ class BrokerCrashIT {
         int events = FaultRig.count(2_000, 20_000);
         int kills = FaultRig.count(2, 10);
         int rate = FaultRig.count(400, 1_000);
+        int[] strikes = FaultRig.faultPoints(new java.util.Random(FaultRig.seed("broker-sigkill")), events, kills);
         long started = System.nanoTime();
         try (FaultRig rig = FaultRig.notifyOnly().startDaemon();
              EventLoad load = new EventLoad(rig::base, rig.http(), events, rate).start(8)) {
             for (int k = 1; k <= kills; k++) {
-                load.awaitAcknowledged(events * k / (kills + 1), Duration.ofSeconds(120));
+                load.awaitAcknowledged(strikes[k - 1], Duration.ofSeconds(120));
                 // down long enough for in-flight publishes to fail and the dispatcher to back off
                 rig.crashBroker(Duration.ofMillis(300));
                 // each crash must meet a connected daemon, not one still reconnecting after the last

@@ -18,11 +18,12 @@ class DaemonCrashIT {
         int events = FaultRig.count(2_000, 20_000);
         int kills = FaultRig.count(2, 10);
         int rate = FaultRig.count(400, 1_000);
+        int[] strikes = FaultRig.faultPoints(new java.util.Random(FaultRig.seed("daemon-sigkill")), events, kills);
         long started = System.nanoTime();
         try (FaultRig rig = FaultRig.notifyOnly().startDaemon();
              EventLoad load = new EventLoad(rig::base, rig.http(), events, rate).start(8)) {
             for (int k = 1; k <= kills; k++) {
-                load.awaitAcknowledged(events * k / (kills + 1), Duration.ofSeconds(180));
+                load.awaitAcknowledged(strikes[k - 1], Duration.ofSeconds(180));
                 rig.killDaemon();
                 rig.startDaemon();
             }

@@ -118,6 +118,29 @@ final class FaultRig implements AutoCloseable {
         }
     }
 
+    /**
+     * The random seed of a scenario: {@code -Djetsink.crash.seed=} to replay one, else fresh. It is
+     * printed, so a failing run names it (SPEC §12).
+     */
+    static long seed(String scenario) {
+        long seed = Long.getLong("jetsink.crash.seed", System.nanoTime());
+        System.out.println("fault-seed scenario=" + scenario + " seed=" + seed + " (replay with -Djetsink.crash.seed=" + seed + ")");
+        return seed;
+    }
+
+    /**
+     * When to strike {@code faults} times during {@code events} acknowledgements: evenly spread, each
+     * point moved at random by up to a third of the spacing.
+     */
+    static int[] faultPoints(java.util.Random random, int events, int faults) {
+        int[] points = new int[faults];
+        double spacing = (double) events / (faults + 1);
+        for (int k = 0; k < faults; k++) {
+            points[k] = (int) (spacing * (k + 1) + (random.nextDouble() - 0.5) * spacing * 2 / 3);
+        }
+        return points;
+    }
+
     /** Starts {@code jetsink serve} and waits until it listens. */
     FaultRig startDaemon() throws Exception {
         if (daemon.isPresent() && daemon.get().process.isAlive()) {

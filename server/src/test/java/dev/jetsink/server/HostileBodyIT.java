@@ -28,8 +28,7 @@ class HostileBodyIT {
     @Test
     void hostileBodiesAreRefusedWithoutA5xxAndQueueNothing() throws Exception {
         int count = FaultRig.count(500, 5_000);
-        long seed = Long.getLong("jetsink.crash.seed", System.nanoTime());
-        System.out.println("hostile bodies seed=" + seed + " (replay with -Djetsink.crash.seed=" + seed + ")");
+        long seed = FaultRig.seed("hostile-bodies");
         List<HostileBodies.Hostile> bodies = new HostileBodies(seed).take(count);
         Map<String, AtomicInteger> byOutcome = new ConcurrentHashMap<>();
         List<String> bad = java.util.Collections.synchronizedList(new ArrayList<>());
