@@ -102,6 +102,15 @@ final class ServeProcess implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** SIGKILL, as a crash: no shutdown hook runs. Waits for the exit and the end of its log. */
+    void kill(Duration atMost) throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("serve still running " + atMost + " after SIGKILL");
+        }
+        reader.join(atMost.toMillis());
+    }
+
     @Override
     public void close() {
         process.destroyForcibly();

@@ -1,0 +1,191 @@
+package dev.jetsink.server;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import org.awaitility.Awaitility;
+
+/**
+ * A bounded load generator: {@code total} notify events, each carrying its number in its object key
+ * ({@code faults/ev-<n>.json}), POSTed by a few sender threads at an offered rate. An event counts
+ * as acknowledged only on a 200. Anything else (a refusal, a reset connection, a daemon that is
+ * gone) is retried after a short pause until the event is acknowledged or the load is closed, as
+ * a webhook sender does. Attempts whose outcome the sender cannot know (no answer, or a 5xx) are
+ * remembered per event: only such events may legitimately appear twice in the stream.
+ */
+final class EventLoad implements AutoCloseable {
+
+    static final String BUCKET = "faults";
+    /** A status code stand-in for "no HTTP answer" (connection refused or reset, timeout). */
+    static final int NO_ANSWER = -1;
+    private static final long RETRY_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(25);
+
+    private final Supplier<URI> base;
+    private final HttpClient http;
+    private final int total;
+    private final int eventsPerSecond;
+    private final AtomicInteger next = new AtomicInteger();
+    private final Set<Integer> acknowledged = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> ambiguous = ConcurrentHashMap.newKeySet();
+    private final Set<Integer> refused = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
+    private final List<Thread> senders = new ArrayList<>();
+    private volatile boolean closed;
+    private long startNanos;
+
+    /**
+     * @param base where the daemon is now (read before every attempt, so restarts are followed)
+     * @param total how many events
+     * @param eventsPerSecond offered rate, so faults land while the stream is still running
+     */
+    EventLoad(Supplier<URI> base, HttpClient http, int total, int eventsPerSecond) {
+        this.base = base;
+        this.http = http;
+        this.total = total;
+        this.eventsPerSecond = eventsPerSecond;
+    }
+
+    static String key(int n) {
+        return "ev-" + n + ".json";
+    }
+
+    static String body(int n) {
+        return WebhookFixtures.webhook("s3:ObjectCreated:Put", BUCKET, key(n), key(n), n);
+    }
+
+    /** The event number in a published {@code Key} ({@code faults/ev-<n>.json}), or -1. */
+    static int numberOf(String key) {
+        String prefix = BUCKET + "/ev-";
+        if (!key.startsWith(prefix) || !key.endsWith(".json")) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(key.substring(prefix.length(), key.length() - ".json".length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    EventLoad start(int threads) {
+        startNanos = System.nanoTime();
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(this::send, "event-load-" + i);
+            t.setDaemon(true);
+            senders.add(t);
+            t.start();
+        }
+        return this;
+    }
+
+    private void send() {
+        int n;
+        while (!closed && (n = next.getAndIncrement()) < total) {
+            long due = startNanos + (long) n * 1_000_000_000L / eventsPerSecond;
+            long wait = due - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+            }
+            while (!closed && !deliver(n)) {
+                LockSupport.parkNanos(RETRY_PAUSE_NANOS);
+            }
+        }
+    }
+
+    private boolean deliver(int n) {
+        HttpRequest req = HttpRequest.newBuilder(base.get().resolve("/notify")).timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body(n))).build();
+        int status;
+        try {
+            status = http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            status = NO_ANSWER;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed = true;
+            return false;
+        }
+        statuses.computeIfAbsent(status, s -> new AtomicInteger()).incrementAndGet();
+        if (status == 200) {
+            acknowledged.add(n);
+            return true;
+        }
+        refused.add(n);
+        if (status == NO_ANSWER || status >= 500 && status != 503) {
+            // The daemon may have queued it before the answer was lost: a retry may duplicate it.
+            ambiguous.add(n);
+        }
+        return false;
+    }
+
+    int acknowledgedCount() {
+        return acknowledged.size();
+    }
+
+    Set<Integer> acknowledged() {
+        return Set.copyOf(acknowledged);
+    }
+
+    /** Events with at least one attempt whose outcome is unknown (no answer, or a 5xx other than 503). */
+    Set<Integer> ambiguous() {
+        return Set.copyOf(ambiguous);
+    }
+
+    /** Events with at least one attempt not answered 200. */
+    Set<Integer> refused() {
+        return Set.copyOf(refused);
+    }
+
+    /** Attempts by HTTP status ({@link #NO_ANSWER} for none), sorted. */
+    Map<Integer, Integer> statuses() {
+        Map<Integer, Integer> out = new TreeMap<>();
+        statuses.forEach((k, v) -> out.put(k, v.get()));
+        return out;
+    }
+
+    int count(int status) {
+        AtomicInteger c = statuses.get(status);
+        return c == null ? 0 : c.get();
+    }
+
+    void awaitAcknowledged(int atLeast, Duration atMost) {
+        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(20))
+            .until(() -> acknowledged.size() >= atLeast);
+    }
+
+    void awaitAnswered(int status, int times, Duration atMost) {
+        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(20)).until(() -> count(status) >= times);
+    }
+
+    /** Waits until every event is acknowledged. */
+    void awaitAll(Duration atMost) throws InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        for (Thread t : senders) {
+            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        }
+        if (acknowledged.size() < total) {
+            throw new IllegalStateException("only " + acknowledged.size() + " of " + total
+                + " events acknowledged within " + atMost + "; attempts by status " + statuses());
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        closed = true;
+        for (Thread t : senders) {
+            t.join(35_000);
+        }
+    }
+}

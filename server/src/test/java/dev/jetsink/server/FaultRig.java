@@ -1,0 +1,280 @@
+package dev.jetsink.server;
+
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.testkit.NatsServer;
+import dev.jetsink.testkit.StoredMessage;
+import dev.jetsink.testkit.StreamSpec;
+import dev.jetsink.testkit.Streams;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import io.nats.client.Options;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * The stage of one fault scenario (issue 6): a real nats-server holding the stream, and the daemon
+ * as a child {@code serve} process with one JetStream notify target (and optionally one audit
+ * target) whose queue lives under {@link #queueRoot}. The daemon can be killed and restarted; each
+ * start binds a new ephemeral port, which {@link #base()} follows, so a load generator keeps
+ * working across restarts. Backoff sleeps are scaled down ({@code JETSINK_BACKOFF_SCALE}) so no
+ * scenario waits out a 32 s retry.
+ */
+final class FaultRig implements AutoCloseable {
+
+    static final String STREAM = "FAULTS";
+    static final String SUBJECT = "rustfs.faults";
+    /** {@code bin/test --soak} passes {@code -Djetsink.soak=true}: run the issue's full counts. */
+    static final boolean SOAK = Boolean.getBoolean("jetsink.soak");
+    static final Duration START = Duration.ofSeconds(60);
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*})?\\s+(\\S+)$");
+
+    final NatsServer nats;
+    final Path queueRoot;
+    final Map<String, String> env = new HashMap<>();
+    private final boolean ownsQueueRoot;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).build();
+    private final AtomicReference<URI> base = new AtomicReference<>(URI.create("http://127.0.0.1:1"));
+    private final List<String> pastLogs = new ArrayList<>();
+    private Optional<ServeProcess> daemon = Optional.empty();
+    private Connection admin;
+
+    private FaultRig(Path queueRoot, boolean ownsQueueRoot, Set<TargetKind> kinds) throws IOException, InterruptedException {
+        this.nats = NatsServer.builder().build().start();
+        this.queueRoot = queueRoot;
+        this.ownsQueueRoot = ownsQueueRoot;
+        env.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:0");
+        env.put("JETSINK_BACKOFF_SCALE", "0.01");
+        for (TargetKind kind : kinds) {
+            String p = kind.envPrefix();
+            env.put(p + "ENABLE", "on");
+            env.put(p + "ADDRESS", nats.url());
+            env.put(p + "SUBJECT", SUBJECT);
+            env.put(p + "JETSTREAM_ENABLE", "on");
+            env.put(p + "JETSTREAM_STREAM_NAME", STREAM);
+            env.put(p + "JETSTREAM_ACK_TIMEOUT_SECS", "10");
+            env.put(p + "QUEUE_DIR", queueRoot.toString());
+        }
+        Streams.create(admin(), StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
+    }
+
+    /** A rig with one notify target and a fresh temporary queue root. */
+    static FaultRig notifyOnly() throws IOException, InterruptedException {
+        return new FaultRig(Files.createTempDirectory("jetsink-faults"), true, Set.of(TargetKind.NOTIFY));
+    }
+
+    /** A rig with a notify and an audit target, both with their queues under a fresh root. */
+    static FaultRig notifyAndAudit() throws IOException, InterruptedException {
+        return new FaultRig(Files.createTempDirectory("jetsink-faults"), true, Set.of(TargetKind.NOTIFY, TargetKind.AUDIT));
+    }
+
+    /** A rig with one notify target queueing under {@code queueRoot}, which the caller owns. */
+    static FaultRig notifyQueueIn(Path queueRoot) throws IOException, InterruptedException {
+        return new FaultRig(queueRoot, false, Set.of(TargetKind.NOTIFY));
+    }
+
+    /** {@code ci} normally, {@code soak} under {@code bin/test --soak}. */
+    static int count(int ci, int soak) {
+        return SOAK ? soak : ci;
+    }
+
+    /**
+     * SIGKILL of the broker, a short outage, and a restart on the same port and store. The port
+     * lies in the kernel's ephemeral range, so while the broker is down any process's outgoing
+     * connection may take it for a while; the restart is retried for up to 30 s.
+     */
+    void crashBroker(Duration down) throws InterruptedException {
+        nats.kill();
+        Thread.sleep(down.toMillis());
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                nats.restart();
+                return;
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                System.out.println("broker restart on port " + nats.port() + " failed, retrying: "
+                    + e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+    }
+
+    /**
+     * The random seed of a scenario: {@code -Djetsink.crash.seed=} to replay one, else fresh. It is
+     * printed, so a failing run names it (SPEC §12).
+     */
+    static long seed(String scenario) {
+        long seed = Long.getLong("jetsink.crash.seed", System.nanoTime());
+        System.out.println("fault-seed scenario=" + scenario + " seed=" + seed + " (replay with -Djetsink.crash.seed=" + seed + ")");
+        return seed;
+    }
+
+    /**
+     * When to strike {@code faults} times during {@code events} acknowledgements: evenly spread, each
+     * point moved at random by up to a third of the spacing.
+     */
+    static int[] faultPoints(java.util.Random random, int events, int faults) {
+        int[] points = new int[faults];
+        double spacing = (double) events / (faults + 1);
+        for (int k = 0; k < faults; k++) {
+            points[k] = (int) (spacing * (k + 1) + (random.nextDouble() - 0.5) * spacing * 2 / 3);
+        }
+        return points;
+    }
+
+    /** Starts {@code jetsink serve} and waits until it listens. */
+    FaultRig startDaemon() throws Exception {
+        if (daemon.isPresent() && daemon.get().process.isAlive()) {
+            throw new IllegalStateException("daemon already running");
+        }
+        ServeProcess serve = ServeProcess.start(env);
+        daemon = Optional.of(serve);
+        base.set(URI.create("http://127.0.0.1:" + serve.awaitPort(START)));
+        return this;
+    }
+
+    /** SIGKILL of the daemon: no shutdown hook, no flush, a crash. */
+    void killDaemon() throws InterruptedException {
+        ServeProcess serve = daemon.orElseThrow();
+        serve.kill(Duration.ofSeconds(30));
+        pastLogs.add(serve.log());
+    }
+
+    /** SIGTERM of the daemon; returns its exit code. */
+    int stopDaemon() throws Exception {
+        ServeProcess serve = daemon.orElseThrow();
+        int code = serve.terminate(Duration.ofSeconds(30));
+        pastLogs.add(serve.log());
+        return code;
+    }
+
+    boolean daemonAlive() {
+        return daemon.map(d -> d.process.isAlive()).orElse(false);
+    }
+
+    /** Everything every daemon of this rig logged so far, oldest first. */
+    String daemonLog() {
+        List<String> all = new ArrayList<>(pastLogs);
+        daemon.filter(d -> d.process.isAlive()).ifPresent(d -> all.add(d.log()));
+        return String.join("\n--- restart ---\n", all);
+    }
+
+    /** How often {@code text} occurs in {@link #daemonLog()}. */
+    int logCount(String text) {
+        return daemonLog().split(java.util.regex.Pattern.quote(text), -1).length - 1;
+    }
+
+    /** Waits until the daemon has made {@code connections} NATS connections, first ones and reconnections. */
+    void awaitNatsConnections(int connections, Duration atMost) {
+        Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(50)).until(() ->
+            logCount("NATS connection connected") + logCount("NATS connection reconnected") >= connections);
+    }
+
+    /** The running daemon's base URI; follows restarts. */
+    URI base() {
+        return base.get();
+    }
+
+    HttpClient http() {
+        return http;
+    }
+
+    /** The notify target's queue directory ({@code <queue_dir>/notify-nats-_}). */
+    Path notifyQueue() {
+        return queueRoot.resolve("notify-nats-_");
+    }
+
+    HttpResponse<String> post(String path, String contentType, byte[] body) throws IOException, InterruptedException {
+        HttpRequest req = HttpRequest.newBuilder(base().resolve(path)).timeout(Duration.ofSeconds(30))
+            .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        return http.send(req, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sum of every sample of metric {@code name} on the running daemon's {@code /metrics}. */
+    double metric(String name) throws IOException, InterruptedException {
+        HttpRequest req = HttpRequest.newBuilder(base().resolve("/metrics")).timeout(Duration.ofSeconds(30)).GET().build();
+        String text = http.send(req, HttpResponse.BodyHandlers.ofString()).body();
+        double sum = 0;
+        for (String line : text.split("\n")) {
+            Matcher m = SAMPLE.matcher(line);
+            if (m.matches() && m.group(1).equals(name)) {
+                sum += Double.parseDouble(m.group(3));
+            }
+        }
+        return sum;
+    }
+
+    double notifyQueueLength() throws IOException, InterruptedException {
+        return metric(TargetKind.NOTIFY.queueLengthMetric());
+    }
+
+    /**
+     * Waits until the notify queue is empty and the stream holds at least {@code messages}; returns
+     * whether it happened in time (the audit then tells what is missing, so callers assert on it).
+     */
+    boolean awaitDrained(long messages, Duration atMost) {
+        try {
+            Awaitility.await().atMost(atMost).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> notifyQueueLength() == 0 && streamCount() >= messages);
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
+        }
+    }
+
+    /** Classifies {@code acknowledged} against what the stream and the notify queue hold now. */
+    DeliveryAudit.Tally audit(String scenario, Set<Integer> acknowledged) throws IOException, InterruptedException {
+        long failedMessages = (long) metric(TargetKind.NOTIFY.metricPrefix() + "failed_messages");
+        return DeliveryAudit.of(scenario, acknowledged, readStream(), notifyQueue(), failedMessages).print();
+    }
+
+    Connection admin() throws IOException, InterruptedException {
+        if (admin == null) {
+            admin = Nats.connect(new Options.Builder().server(nats.url()).maxReconnects(-1)
+                .reconnectWait(Duration.ofMillis(100)).build());
+        }
+        return admin;
+    }
+
+    long streamCount() throws IOException, InterruptedException {
+        return Streams.state(admin(), STREAM).getMsgCount();
+    }
+
+    List<StoredMessage> readStream() throws IOException, InterruptedException {
+        return Streams.readAll(admin(), STREAM);
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (daemonAlive()) {
+            // wait for the exit, so nothing holds files under the queue root when it is removed
+            daemon.get().kill(Duration.ofSeconds(30));
+        }
+        if (admin != null) {
+            admin.close();
+        }
+        nats.close();
+        if (ownsQueueRoot) {
+            DaemonHarness.deleteTree(queueRoot);
+        }
+    }
+}
