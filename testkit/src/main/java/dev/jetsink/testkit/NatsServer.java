@@ -33,7 +33,11 @@ public final class NatsServer implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
-    private static final int RESTART_ATTEMPTS = 10;
+    /**
+     * The port {@code -p -1} picked lies in the kernel's ephemeral range, so while the server is
+     * down an outgoing connection of any process may hold it for a while: keep trying for ~30 s.
+     */
+    private static final int RESTART_ATTEMPTS = 60;
 
     private final NatsServerOptions options;
     private final Path workDir;
@@ -96,7 +100,7 @@ public final class NatsServer implements AutoCloseable {
                 return this;
             } catch (IllegalStateException e) {
                 last = e;
-                pauseBriefly(200);
+                pauseBriefly(500);
             }
         }
         throw last;
