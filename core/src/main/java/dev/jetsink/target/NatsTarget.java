@@ -122,6 +122,7 @@ public final class NatsTarget implements AutoCloseable {
             // ack timeout (SPEC §5.3).
             .requestCleanupInterval(c.ackTimeout().plusSeconds(30))
             .connectionListener(listener)
+            .errorListener(new NatsErrorLog(c.displayId()))
             .build();
     }
 
