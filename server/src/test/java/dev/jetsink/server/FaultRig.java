@@ -211,7 +211,12 @@ final class FaultRig implements AutoCloseable {
 
     /** Sum of every sample of metric {@code name} on the running daemon's {@code /metrics}. */
     double metric(String name) throws IOException, InterruptedException {
-        HttpRequest req = HttpRequest.newBuilder(base().resolve("/metrics")).timeout(Duration.ofSeconds(30)).GET().build();
+        return metric(base(), name);
+    }
+
+    /** Sum of every sample of metric {@code name} on the daemon at {@code base} (one not run by this rig too). */
+    double metric(URI base, String name) throws IOException, InterruptedException {
+        HttpRequest req = HttpRequest.newBuilder(base.resolve("/metrics")).timeout(Duration.ofSeconds(30)).GET().build();
         String text = http.send(req, HttpResponse.BodyHandlers.ofString()).body();
         double sum = 0;
         for (String line : text.split("\n")) {
