@@ -35,6 +35,7 @@ final class EventLoad implements AutoCloseable {
 
     private final Supplier<URI> base;
     private final HttpClient http;
+    private final int first;
     private final int total;
     private final int eventsPerSecond;
     private final AtomicInteger next = new AtomicInteger();
@@ -52,6 +53,15 @@ final class EventLoad implements AutoCloseable {
      * @param eventsPerSecond offered rate, so faults land while the stream is still running
      */
     EventLoad(Supplier<URI> base, HttpClient http, int total, int eventsPerSecond) {
+        this(base, http, 0, total, eventsPerSecond);
+    }
+
+    /**
+     * A load of events {@code first .. first + total - 1}, so several loads (one per daemon) never
+     * send the same event.
+     */
+    EventLoad(Supplier<URI> base, HttpClient http, int first, int total, int eventsPerSecond) {
+        this.first = first;
         this.base = base;
         this.http = http;
         this.total = total;
@@ -91,9 +101,10 @@ final class EventLoad implements AutoCloseable {
     }
 
     private void send() {
-        int n;
-        while (!closed && (n = next.getAndIncrement()) < total) {
-            long due = startNanos + (long) n * 1_000_000_000L / eventsPerSecond;
+        int i;
+        while (!closed && (i = next.getAndIncrement()) < total) {
+            int n = first + i;
+            long due = startNanos + (long) i * 1_000_000_000L / eventsPerSecond;
             long wait = due - System.nanoTime();
             if (wait > 0) {
                 LockSupport.parkNanos(wait);

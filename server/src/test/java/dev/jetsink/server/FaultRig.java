@@ -72,6 +72,11 @@ final class FaultRig implements AutoCloseable {
             env.put(p + "JETSTREAM_ACK_TIMEOUT_SECS", "10");
             env.put(p + "QUEUE_DIR", queueRoot.toString());
         }
+        createStream();
+    }
+
+    /** Creates the scenario's stream (again, after a scenario deleted it): always the same config. */
+    void createStream() throws IOException, InterruptedException {
         Streams.create(admin(), StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
     }
 
@@ -167,6 +172,15 @@ final class FaultRig implements AutoCloseable {
         return code;
     }
 
+    /** Sends {@code signal} (e.g. {@code STOP}, {@code CONT}) to the running daemon. */
+    void signalDaemon(String signal) throws IOException, InterruptedException {
+        long pid = daemon.orElseThrow().process.pid();
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+        }
+    }
+
     boolean daemonAlive() {
         return daemon.map(d -> d.process.isAlive()).orElse(false);
     }
@@ -211,7 +225,12 @@ final class FaultRig implements AutoCloseable {
 
     /** Sum of every sample of metric {@code name} on the running daemon's {@code /metrics}. */
     double metric(String name) throws IOException, InterruptedException {
-        HttpRequest req = HttpRequest.newBuilder(base().resolve("/metrics")).timeout(Duration.ofSeconds(30)).GET().build();
+        return metric(base(), name);
+    }
+
+    /** Sum of every sample of metric {@code name} on the daemon at {@code base} (one not run by this rig too). */
+    double metric(URI base, String name) throws IOException, InterruptedException {
+        HttpRequest req = HttpRequest.newBuilder(base.resolve("/metrics")).timeout(Duration.ofSeconds(30)).GET().build();
         String text = http.send(req, HttpResponse.BodyHandlers.ofString()).body();
         double sum = 0;
         for (String line : text.split("\n")) {
@@ -243,8 +262,14 @@ final class FaultRig implements AutoCloseable {
 
     /** Classifies {@code acknowledged} against what the stream and the notify queue hold now. */
     DeliveryAudit.Tally audit(String scenario, Set<Integer> acknowledged) throws IOException, InterruptedException {
+        return audit(scenario, acknowledged, readStream());
+    }
+
+    /** Classifies {@code acknowledged} against {@code stored} (e.g. two streams' messages) and the notify queue. */
+    DeliveryAudit.Tally audit(String scenario, Set<Integer> acknowledged, List<StoredMessage> stored)
+        throws IOException, InterruptedException {
         long failedMessages = (long) metric(TargetKind.NOTIFY.metricPrefix() + "failed_messages");
-        return DeliveryAudit.of(scenario, acknowledged, readStream(), notifyQueue(), failedMessages).print();
+        return DeliveryAudit.of(scenario, acknowledged, stored, notifyQueue(), failedMessages).print();
     }
 
     Connection admin() throws IOException, InterruptedException {
