@@ -38,7 +38,7 @@ class SubjectCapturedIT {
         long started = System.nanoTime();
         try (FaultRig rig = FaultRig.notifyOnly().startDaemon();
              EventLoad load = new EventLoad(rig::base, rig.http(), events, rate)) {
-            int firstBatch = events / 3;
+            int firstBatch = FaultRig.count(200, events / 3);
             Set<Integer> acknowledged = new HashSet<>();
             for (int n = events; n < events + firstBatch; n++) {
                 // numbered after the load's events, so the two sets never share a key
@@ -47,12 +47,14 @@ class SubjectCapturedIT {
                 acknowledged.add(n);
             }
             assertThat(rig.awaitDrained(firstBatch, Duration.ofSeconds(60))).as("first batch delivered").isTrue();
+            long firstBatchMs = Duration.ofNanos(System.nanoTime() - started).toMillis();
             Streams.update(rig.admin(), FaultRig.STREAM, b -> b.subjects(PARKED_SUBJECT));
             Streams.create(rig.admin(), StreamSpec.of(OTHER, FaultRig.SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
             load.start(8);
             Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
                 .until(() -> rig.logCount(WARNING) >= 1);
             int ackedAtWarning = load.acknowledgedCount();
+            long warningMs = Duration.ofNanos(System.nanoTime() - started).toMillis();
             load.awaitAcknowledged(Math.min(events, ackedAtWarning + rate / 2), Duration.ofSeconds(60));
             long storedWhileCaptured = rig.streamCount();
             double queuedWhileCaptured = rig.notifyQueueLength();
@@ -70,7 +72,8 @@ class SubjectCapturedIT {
             boolean drained = rig.awaitDrained(events + firstBatch, Duration.ofSeconds(60));
             DeliveryAudit.Tally t = rig.audit("subject-captured seconds="
                 + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " stored_while_captured=" + storedWhileCaptured
-                + " queued_while_captured=" + (long) queuedWhileCaptured + " warnings=" + warnings.size(), acknowledged);
+                + " queued_while_captured=" + (long) queuedWhileCaptured + " warnings=" + warnings.size()
+                + " first_batch_ms=" + firstBatchMs + " warning_ms=" + warningMs, acknowledged);
             assertThat(t.lost()).as(t.line() + "\n" + rig.daemonLog()).isZero();
             assertThat(t.duplicated()).as(t.line()).isZero();
             assertThat(t.inStreamOnce()).as(t.line()).isEqualTo(events + firstBatch);
