@@ -1,6 +1,7 @@
 package dev.jetsink.server;
 
 import dev.jetsink.config.TargetKind;
+import dev.jetsink.testkit.NatsCluster;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
@@ -46,6 +47,10 @@ final class FaultRig implements AutoCloseable {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*})?\\s+(\\S+)$");
 
     final NatsServer nats;
+    /** The 3-node cluster of {@link #clusterNotifyOnly()}; then {@link #nats} is its first node. */
+    final Optional<NatsCluster> cluster;
+    /** What the daemon and the admin connection are given: one URL, or the cluster's comma-separated ones. */
+    final String natsUrls;
     final Path queueRoot;
     final Map<String, String> env = new HashMap<>();
     private final boolean ownsQueueRoot;
@@ -55,9 +60,18 @@ final class FaultRig implements AutoCloseable {
     private final List<String> pastLogs = new ArrayList<>();
     private Optional<ServeProcess> daemon = Optional.empty();
     private Connection admin;
+    private StreamSpec streamSpec;
 
     private FaultRig(Path queueRoot, boolean ownsQueueRoot, Set<TargetKind> kinds) throws IOException, InterruptedException {
-        this.nats = NatsServer.builder().build().start();
+        this(Optional.empty(), queueRoot, ownsQueueRoot, kinds,
+            StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
+    }
+
+    private FaultRig(Optional<NatsCluster> cluster, Path queueRoot, boolean ownsQueueRoot, Set<TargetKind> kinds,
+                     StreamSpec stream) throws IOException, InterruptedException {
+        this.cluster = cluster;
+        this.nats = cluster.map(c -> c.node(0)).orElseGet(() -> NatsServer.builder().build().start());
+        this.natsUrls = cluster.map(NatsCluster::urls).orElseGet(nats::url);
         this.queueRoot = queueRoot;
         this.ownsQueueRoot = ownsQueueRoot;
         env.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:0");
@@ -65,19 +79,20 @@ final class FaultRig implements AutoCloseable {
         for (TargetKind kind : kinds) {
             String p = kind.envPrefix();
             env.put(p + "ENABLE", "on");
-            env.put(p + "ADDRESS", nats.url());
+            env.put(p + "ADDRESS", natsUrls);
             env.put(p + "SUBJECT", SUBJECT);
             env.put(p + "JETSTREAM_ENABLE", "on");
             env.put(p + "JETSTREAM_STREAM_NAME", STREAM);
             env.put(p + "JETSTREAM_ACK_TIMEOUT_SECS", "10");
             env.put(p + "QUEUE_DIR", queueRoot.toString());
         }
+        this.streamSpec = stream;
         createStream();
     }
 
     /** Creates the scenario's stream (again, after a scenario deleted it): always the same config. */
     void createStream() throws IOException, InterruptedException {
-        Streams.create(admin(), StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
+        Streams.create(admin(), streamSpec);
     }
 
     /** A rig with one notify target and a fresh temporary queue root. */
@@ -93,6 +108,23 @@ final class FaultRig implements AutoCloseable {
     /** A rig with one notify target queueing under {@code queueRoot}, which the caller owns. */
     static FaultRig notifyQueueIn(Path queueRoot) throws IOException, InterruptedException {
         return new FaultRig(queueRoot, false, Set.of(TargetKind.NOTIFY));
+    }
+
+    /**
+     * A rig on a fresh 3-node cluster (issue 6's cluster scenario): one notify target whose address
+     * lists every node, and the stream replicated on all three with a {@code duplicateWindow}
+     * dedup window. The rig closes the cluster.
+     */
+    static FaultRig clusterNotifyOnly(Duration duplicateWindow) throws IOException, InterruptedException {
+        NatsCluster started = NatsCluster.start();
+        try {
+            return new FaultRig(Optional.of(started), Files.createTempDirectory("jetsink-faults"), true,
+                Set.of(TargetKind.NOTIFY), StreamSpec.of(STREAM, SUBJECT).replicas(NatsCluster.SIZE)
+                    .duplicateWindow(duplicateWindow).build());
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            started.close();
+            throw e;
+        }
     }
 
     /** {@code ci} normally, {@code soak} under {@code bin/test --soak}. */
@@ -119,6 +151,28 @@ final class FaultRig implements AutoCloseable {
                 }
                 System.out.println("broker restart on port " + nats.port() + " failed, retrying: "
                     + e.getMessage().lines().findFirst().orElse(""));
+            }
+        }
+    }
+
+    /**
+     * Restarts cluster node {@code i} (0-based) on its ports and store, retried for up to 30 s for
+     * the same reason as {@link #crashBroker}: a port of the dead node may be briefly taken.
+     */
+    void restartNode(int i) throws InterruptedException {
+        NatsCluster c = cluster.orElseThrow(() -> new IllegalStateException("not a cluster rig"));
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                c.restart(i);
+                return;
+            } catch (IllegalStateException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                System.out.println("restart of node " + NatsCluster.nodeName(i) + " failed, retrying: "
+                    + e.getMessage().lines().findFirst().orElse(""));
+                Thread.sleep(200);
             }
         }
     }
@@ -274,7 +328,7 @@ final class FaultRig implements AutoCloseable {
 
     Connection admin() throws IOException, InterruptedException {
         if (admin == null) {
-            admin = Nats.connect(new Options.Builder().server(nats.url()).maxReconnects(-1)
+            admin = Nats.connect(new Options.Builder().server(natsUrls).maxReconnects(-1)
                 .reconnectWait(Duration.ofMillis(100)).build());
         }
         return admin;
@@ -298,6 +352,7 @@ final class FaultRig implements AutoCloseable {
             admin.close();
         }
         nats.close();
+        cluster.ifPresent(NatsCluster::close);
         if (ownsQueueRoot) {
             DaemonHarness.deleteTree(queueRoot);
         }
