@@ -60,7 +60,7 @@ final class FaultRig implements AutoCloseable {
     private final List<String> pastLogs = new ArrayList<>();
     private Optional<ServeProcess> daemon = Optional.empty();
     private Connection admin;
-    private StreamSpec streamSpec;
+    private final StreamSpec streamSpec;
 
     private FaultRig(Path queueRoot, boolean ownsQueueRoot, Set<TargetKind> kinds) throws IOException, InterruptedException {
         this(Optional.empty(), queueRoot, ownsQueueRoot, kinds,
