@@ -211,11 +211,12 @@ public final class NatsTarget implements AutoCloseable {
     public CompletableFuture<Void> send(OutboundEvent event) {
         Optional<String> unavailable = initFailure;
         if (unavailable.isPresent()) {
+            refused(1);
             return CompletableFuture.failedFuture(
                 new TargetUnavailableException("target unavailable: " + unavailable.get()));
         }
         if (queue.isEmpty()) {
-            return publishDirect(event);
+            return countRefusal(publishDirect(event));
         }
         CompletableFuture<QueuedEntry> appended;
         try {
@@ -227,7 +228,11 @@ public final class NatsTarget implements AutoCloseable {
             if (failure != null) {
                 Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
-                throw new CompletionException(cause instanceof QueueFullException qf ? rejected(qf) : cause);
+                if (cause instanceof QueueFullException qf) {
+                    throw new CompletionException(rejected(qf));
+                }
+                refused(1);
+                throw new CompletionException(cause);
             }
             queued(entry);
             return null;
@@ -247,13 +252,14 @@ public final class NatsTarget implements AutoCloseable {
     public TargetAdmission admit(int n) {
         Optional<String> unavailable = initFailure;
         if (unavailable.isPresent()) {
+            refused(n);
             throw new TargetUnavailableException("target unavailable: " + unavailable.get());
         }
         if (queue.isEmpty()) {
-            return TargetAdmission.direct(this::publishDirect);
+            return TargetAdmission.direct(event -> countRefusal(publishDirect(event)));
         }
         try {
-            return TargetAdmission.queued(queue.get().reserve(n), this::queued);
+            return TargetAdmission.queued(queue.get().reserve(n), this::queued, () -> refused(1));
         } catch (QueueFullException e) {
             throw rejected(e, n);
         }
@@ -270,10 +276,27 @@ public final class NatsTarget implements AutoCloseable {
     }
 
     private QueueFullException rejected(QueueFullException e, int events) {
-        failedMessages.addAndGet(events);
+        refused(events);
         log.error("queue full, event rejected at ingest target=\"{}\" queue_limit={} events={}",
             config.displayId(), config.queueLimit(), events);
         return e;
+    }
+
+    /**
+     * Counts events this target refused at ingest (queue full, a failed write or fsync, init
+     * failed, a failed direct publish) in {@code failed_messages}: the sender was told they were
+     * not taken (DESIGN.md, "Ingest rejections").
+     */
+    private void refused(int events) {
+        failedMessages.addAndGet(events);
+    }
+
+    private CompletableFuture<Void> countRefusal(CompletableFuture<Void> publish) {
+        return publish.whenComplete((ok, failure) -> {
+            if (failure != null) {
+                refused(1);
+            }
+        });
     }
 
     /** A target without a queue dir publishes in the caller's path (Core only, §5.1). */

@@ -18,29 +18,32 @@ public final class TargetAdmission implements AutoCloseable {
 
     private final Optional<Reservation> reservation;
     private final Consumer<QueuedEntry> onQueued;
+    private final Runnable onRefused;
     private final Function<OutboundEvent, CompletableFuture<Void>> direct;
 
-    private TargetAdmission(Optional<Reservation> reservation, Consumer<QueuedEntry> onQueued,
+    private TargetAdmission(Optional<Reservation> reservation, Consumer<QueuedEntry> onQueued, Runnable onRefused,
                             Function<OutboundEvent, CompletableFuture<Void>> direct) {
         this.reservation = reservation;
         this.onQueued = onQueued;
+        this.onRefused = onRefused;
         this.direct = direct;
     }
 
-    static TargetAdmission queued(Reservation reservation, Consumer<QueuedEntry> onQueued) {
-        return new TargetAdmission(Optional.of(reservation), onQueued, e -> {
+    /** {@code onRefused} runs once for each append whose write or fsync failed. */
+    static TargetAdmission queued(Reservation reservation, Consumer<QueuedEntry> onQueued, Runnable onRefused) {
+        return new TargetAdmission(Optional.of(reservation), onQueued, onRefused, e -> {
             throw new IllegalStateException("a queued admission never publishes directly");
         });
     }
 
     static TargetAdmission direct(Function<OutboundEvent, CompletableFuture<Void>> publish) {
-        return new TargetAdmission(Optional.empty(), entry -> { }, publish);
+        return new TargetAdmission(Optional.empty(), entry -> { }, () -> { }, publish);
     }
 
     /**
      * Appends one event using an admitted slot. Completes once the event is durably queued (the
      * target's dispatcher is woken and {@code total_messages} counts it); fails with the I/O error
-     * of the write or fsync. Never throws: every failure is in the returned future.
+     * of the write or fsync, which counts as an ingest rejection of the target. Never throws: every failure is in the returned future.
      */
     public CompletableFuture<Void> append(OutboundEvent event) {
         if (reservation.isEmpty()) {
@@ -50,9 +53,14 @@ public final class TargetAdmission implements AutoCloseable {
         try {
             appended = reservation.get().append(event.metadata(), event.payload());
         } catch (RuntimeException e) {
+            onRefused.run();
             return CompletableFuture.failedFuture(e);
         }
-        return appended.thenAccept(onQueued);
+        return appended.whenComplete((entry, failure) -> {
+            if (failure != null) {
+                onRefused.run();
+            }
+        }).thenAccept(onQueued);
     }
 
     /** Gives back the slots not used. Idempotent. */

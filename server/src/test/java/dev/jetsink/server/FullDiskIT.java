@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * Issue 6, fault scenario 5: the queue directory sits on a small tmpfs that a ballast file nearly
  * fills. With the broker down the queue grows until a write fails with ENOSPC: ingest answers 503,
  * nothing already acknowledged is lost, and once the ballast is removed ingest and, with the broker
- * back, delivery resume. Runs as root (it mounts); it never skips.
+ * back, delivery resume. Each event refused with 503 counts in {@code failed_messages}, as an
+ * ingest rejection. Runs as root (it mounts); it never skips.
  */
 class FullDiskIT {
 
@@ -50,6 +51,10 @@ class FullDiskIT {
                     .containsAll(t.duplicatedEvents());
                 assertThat(t.distinctMsgIds()).as(t.line()).isEqualTo(t.messages());
                 assertThat(rig.daemonLog()).contains("ingest failed to queue durably");
+                assertThat(t.failedStore()).as(t.line()).isZero();
+                assertThat(t.failedMessages())
+                    .as("failed_messages = failed records (none) + ingest rejections (one event per 503); " + t.line())
+                    .isEqualTo(load.count(503));
                 assertThat(drained).as("queue drained; " + t.line()).isTrue();
             }
         }

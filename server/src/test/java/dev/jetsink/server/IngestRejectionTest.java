@@ -56,6 +56,10 @@ class IngestRejectionTest {
             assertThat(h.post("/notify/archive", WebhookFixtures.putPhoto(2)).statusCode()).isEqualTo(503);
             assertThat(h.post("/notify/_", WebhookFixtures.putPhoto(3)).statusCode()).isEqualTo(200);
             assertThat(h.post("/audit", WebhookFixtures.auditEntry(1)).statusCode()).isEqualTo(200);
+            assertThat(h.target(TargetKind.NOTIFY, "archive").failedCount())
+                .as("each event the unavailable target refused is an ingest rejection").isEqualTo(2);
+            assertThat(h.target(TargetKind.NOTIFY, "_").failedCount())
+                .as("the healthy target refused nothing itself").isZero();
         }
     }
 }
