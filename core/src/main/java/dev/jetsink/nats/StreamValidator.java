@@ -63,6 +63,15 @@ public final class StreamValidator {
         return new ValidationResult.Passed(advice(facts));
     }
 
+    /**
+     * Adds to {@code failed} that another stream, {@code capturing}, holds the publish subject
+     * now (the operator's likely mistake when the subject is not captured or the stream is gone).
+     */
+    public ValidationResult.Failed capturedElsewhere(ValidationResult.Failed failed, String capturing) {
+        return failed.and(new Problem(Cause.SUBJECT_NOT_CAPTURED, "subject " + subject
+                + " is captured by stream " + capturing + " instead"));
+    }
+
     /** The lookup found no stream of the configured name. */
     public ValidationResult.Failed streamMissing() {
         return ValidationResult.streamMissing(stream);

@@ -44,6 +44,13 @@ public sealed interface ValidationResult permits ValidationResult.Passed, Valida
             return problems.stream().anyMatch(p -> p.cause() == cause);
         }
 
+        /** This result with one more problem at the end. */
+        public Failed and(Problem problem) {
+            List<Problem> more = new java.util.ArrayList<>(problems);
+            more.add(problem);
+            return new Failed(more);
+        }
+
         /** All problem messages joined for one error log line. */
         public String message() {
             return problems.stream().map(Problem::message).collect(Collectors.joining("; "));

@@ -25,6 +25,7 @@ final class StreamCheck {
 
     private final String target;
     private final String stream;
+    private final String subject;
     private final StreamValidator validator;
     private final OutcomeClassifier classifier;
     private final Verdict verdict;
@@ -34,6 +35,7 @@ final class StreamCheck {
                 OutcomeClassifier classifier, LifecycleListener events) {
         this.target = target;
         this.stream = stream;
+        this.subject = subject;
         this.validator = new StreamValidator(stream, subject, ackTimeoutSecs);
         this.classifier = classifier;
         this.verdict = verdict;
@@ -68,17 +70,44 @@ final class StreamCheck {
         return result;
     }
 
-    /** The stream-info lookup and the §6 requirements, without touching the verdict. */
+    /**
+     * The stream-info lookup and the §6 requirements, without touching the verdict. When the
+     * stream is missing or does not capture the subject, a second lookup names the stream that
+     * captures it instead, if any, so the error points at the other stream.
+     */
     ValidationResult lookup(Connection c, Deadline deadline) {
         Duration timeout = deadline.remaining();
         if (timeout.compareTo(MIN_LOOKUP) < 0) {
             return validator.unreachable(dev.jetsink.nats.Outcome.attemptDeadlineExceeded());
         }
+        ValidationResult result;
         try {
             var jsm = c.jetStreamManagement(JetStreamOptions.builder().requestTimeout(timeout).build());
-            return validator.validate(StreamFacts.from(jsm.getStreamInfo(stream)));
+            result = validator.validate(StreamFacts.from(jsm.getStreamInfo(stream)));
         } catch (JetStreamApiException | IOException | RuntimeException e) {
-            return validator.lookupFailed(classifier.classify(e));
+            result = validator.lookupFailed(classifier.classify(e));
+        }
+        if (result instanceof ValidationResult.Failed f
+                && (f.has(ValidationResult.Cause.SUBJECT_NOT_CAPTURED) || f.has(ValidationResult.Cause.STREAM_NOT_FOUND))) {
+            Optional<String> other = capturing(c, deadline);
+            if (other.isPresent()) {
+                return validator.capturedElsewhere(f, other.get());
+            }
+        }
+        return result;
+    }
+
+    /** The stream other than the configured one that captures the subject now, if the lookup can tell. */
+    private Optional<String> capturing(Connection c, Deadline deadline) {
+        Duration timeout = deadline.remaining();
+        if (timeout.compareTo(MIN_LOOKUP) < 0) {
+            return Optional.empty();
+        }
+        try {
+            var jsm = c.jetStreamManagement(JetStreamOptions.builder().requestTimeout(timeout).build());
+            return jsm.getStreamNames(subject).stream().filter(name -> !name.equals(stream)).findFirst();
+        } catch (JetStreamApiException | IOException | RuntimeException e) {
+            return Optional.empty();
         }
     }
 

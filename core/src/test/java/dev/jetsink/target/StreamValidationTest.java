@@ -36,6 +36,46 @@ class StreamValidationTest {
 
     @ParameterizedTest
     @EnumSource(TargetKind.class)
+    void subjectCapturedByAnotherStreamIsNamedInTheErrorAndGetsNoCopy(TargetKind kind) throws Exception {
+        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(StreamCheck.class)) {
+            h.createStream(StreamSpec.of(TargetHarness.STREAM, "rustfs.other").duplicateWindow(WINDOW).build());
+            h.createStream(StreamSpec.of("CAPTURING", TargetHarness.SUBJECT).duplicateWindow(WINDOW).build());
+            NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
+            assertThat(logs.at(Level.ERROR)).anySatisfy(line -> assertThat(line)
+                .startsWith("JetStream stream validation failed target=\"" + t.displayId() + "\" stream=EVENTS")
+                .contains("stream EVENTS does not capture subject rustfs.events (subjects: rustfs.other); "
+                    + "subject rustfs.events is captured by stream CAPTURING instead"));
+
+            TargetHarness.sendAll(t, kind, 0, 3);
+            h.events.awaitCount(LifecycleEvent.AttemptFailed.class,
+                e -> e.outcome().cause() == Outcome.Cause.STREAM_VALIDATION_FAILED, 1, TargetHarness.AWAIT);
+            assertThat(t.queueLength()).isEqualTo(3);
+            assertThat(Streams.readAll(h.admin(), "CAPTURING")).as("the capturing stream gets no copy").isEmpty();
+
+            Streams.delete(h.admin(), "CAPTURING");
+            Streams.update(h.admin(), TargetHarness.STREAM, b -> b.subjects(TargetHarness.SUBJECT));
+            h.sleeper.awaitPending(Duration.ofSeconds(4), TargetHarness.AWAIT);
+            h.sleeper.advance(Duration.ofSeconds(4));
+            h.awaitDrained(t, Duration.ofSeconds(60));
+            assertThat(h.readStream()).hasSize(3);
+            assertThat(t.failedStore().orElseThrow().count()).isZero();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TargetKind.class)
+    void streamMissingWhileAnotherCapturesTheSubjectNamesIt(TargetKind kind) throws Exception {
+        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(StreamCheck.class)) {
+            h.createStream(StreamSpec.of("CAPTURING", TargetHarness.SUBJECT).duplicateWindow(WINDOW).build());
+            NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
+            assertThat(logs.at(Level.ERROR)).anySatisfy(line -> assertThat(line)
+                .contains("stream EVENTS not found; subject rustfs.events is captured by stream CAPTURING instead"));
+            assertThat(t.initFailure()).isEmpty();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(TargetKind.class)
     void noAckStreamKeepsEntriesQueued(TargetKind kind) throws Exception {
         try (TargetHarness h = new TargetHarness()) {
             keepsEntriesQueuedUntilRepaired(h, kind, h.jetStreamEnv(kind),
