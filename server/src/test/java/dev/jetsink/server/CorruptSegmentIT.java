@@ -53,6 +53,8 @@ class CorruptSegmentIT {
                 assertThat(t.lostEvents()).as("only the damaged record is missing; " + t.line()).containsExactly(DAMAGED);
                 assertThat(t.inStreamOnce()).as(t.line()).isEqualTo(events - 1);
                 assertThat(t.distinctMsgIds()).isEqualTo(t.messages());
+                assertThat(t.failedStore()).as(t.line()).isZero();
+                assertThat(t.failedMessages()).as("no failed records, no ingest rejections; " + t.line()).isZero();
                 assertThat(drained).as("queue drained; " + t.line()).isTrue();
             }
         }

@@ -65,6 +65,8 @@ class HostileBodyIT {
             double notifyAccepted = rig.metric(TargetKind.NOTIFY.metricPrefix() + "total_messages");
             double auditAccepted = rig.metric(TargetKind.AUDIT.metricPrefix() + "total_messages");
             double queued = rig.notifyQueueLength() + rig.metric(TargetKind.AUDIT.queueLengthMetric());
+            double refused = rig.metric(TargetKind.NOTIFY.metricPrefix() + "failed_messages")
+                + rig.metric(TargetKind.AUDIT.metricPrefix() + "failed_messages");
             long inStream = rig.streamCount();
             HttpResponse<String> valid = rig.post("/notify", "application/json",
                 EventLoad.body(1).getBytes(StandardCharsets.UTF_8));
@@ -76,6 +78,7 @@ class HostileBodyIT {
             assertThat(rig.daemonAlive()).isTrue();
             assertThat(notifyAccepted + auditAccepted).as("nothing accepted").isZero();
             assertThat(queued).as("nothing queued").isZero();
+            assertThat(refused).as("a malformed body is no target's refusal: failed_messages stays 0").isZero();
             assertThat(inStream).as("nothing published").isZero();
             assertThat(valid.statusCode()).as("a valid request still succeeds: " + valid.body()).isEqualTo(200);
             assertThat(rig.awaitDrained(1, Duration.ofSeconds(60))).isTrue();
