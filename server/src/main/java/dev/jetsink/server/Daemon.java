@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpHandler;
 import dev.jetsink.config.JetsinkConfig;
 import dev.jetsink.config.TargetConfig;
 import dev.jetsink.config.TargetKind;
+import dev.jetsink.event.EventParser;
 import dev.jetsink.metrics.TargetMetrics;
 import dev.jetsink.target.NatsTarget;
 import dev.jetsink.target.TargetRuntime;
@@ -92,8 +93,9 @@ final class Daemon implements AutoCloseable {
         Ingest ingest = new Ingest(targets);
         var token = config.daemon().ingestToken().map(BearerToken::new);
         Map<String, HttpHandler> routes = new LinkedHashMap<>();
-        routes.put("/notify", new IngestHandler(TargetKind.NOTIFY, ingest, token));
-        routes.put("/audit", new IngestHandler(TargetKind.AUDIT, ingest, token));
+        BodyBudget bodies = BodyBudget.forHeap(Runtime.getRuntime().maxMemory(), EventParser.MAX_BODY_BYTES);
+        routes.put("/notify", new IngestHandler(TargetKind.NOTIFY, ingest, token, bodies));
+        routes.put("/audit", new IngestHandler(TargetKind.AUDIT, ingest, token, bodies));
         routes.put("/metrics", new MetricsHandler(registry));
         routes.put("/health", new HealthHandler(health));
         routes.put(AdminHandler.BASE, new AdminHandler(config.daemon().adminToken().map(BearerToken::new), admin,

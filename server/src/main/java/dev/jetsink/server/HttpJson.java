@@ -75,6 +75,25 @@ final class HttpJson {
         return total > max ? Optional.empty() : Optional.of(buf.toByteArray());
     }
 
+    /**
+     * Reads the request body and throws it away (up to the body limit plus 64 MiB), holding no
+     * more than one chunk: an answer sent over unread input could be lost to a reset.
+     */
+    static void discard(HttpExchange ex, int max) throws IOException {
+        byte[] chunk = new byte[16 * 1024];
+        long total = 0;
+        try (InputStream in = ex.getRequestBody()) {
+            int n;
+            while ((n = in.read(chunk)) >= 0) {
+                total += n;
+                if (total > max + DISCARD_LIMIT) {
+                    ex.getResponseHeaders().set("Connection", "close");
+                    break;
+                }
+            }
+        }
+    }
+
     static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }

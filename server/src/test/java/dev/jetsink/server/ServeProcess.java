@@ -33,7 +33,7 @@ final class ServeProcess implements AutoCloseable {
 
     static ServeProcess start(Map<String, String> env, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+ExitOnOutOfMemoryError", "-Xmx192m",
             "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve"));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
