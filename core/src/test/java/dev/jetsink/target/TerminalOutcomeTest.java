@@ -89,7 +89,12 @@ class TerminalOutcomeTest {
         int load = 5000;
         try (TargetHarness h = new TargetHarness()) {
             h.createDefaultStream();
-            NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
+            // The longest ack timeout the default stream's 274 s window allows: the window of
+            // publishes must still be waiting for its answers when the frozen server resumes, and
+            // queueing 5 000 entries on a loaded machine once took longer than 10 s.
+            Map<String, String> env = h.jetStreamEnv(kind);
+            env.put(kind.envPrefix() + "JETSTREAM_ACK_TIMEOUT_SECS", "30");
+            NatsTarget t = h.start(TargetHarness.config(env));
             TargetHarness.sendAll(t, kind, 0, 1);
             h.awaitResolved(1);
             Streams.seal(h.admin(), TargetHarness.STREAM);
