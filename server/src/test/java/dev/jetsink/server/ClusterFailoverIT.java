@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jetsink.testkit.NatsCluster;
 import java.time.Duration;
 import java.util.Random;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ class ClusterFailoverIT {
 
     private static final String STREAM = FaultRig.STREAM;
     private static final Duration OUTAGE = Duration.ofMillis(800);
+    private static final Duration SETTLE = Duration.ofSeconds(90);
 
     @Test
     void clusterLosingLeaderThenAnotherNodeLosesNothingAcknowledged() throws Exception {
@@ -33,7 +35,7 @@ class ClusterFailoverIT {
             StringBuilder killed = new StringBuilder();
             for (int c = 0; c < cycles; c++) {
                 load.awaitAcknowledged(strikes[3 * c], Duration.ofSeconds(120));
-                int leader = cluster.streamLeader(STREAM);
+                int leader = awaitLeader(cluster);
                 cluster.kill(leader);
                 load.awaitAcknowledged(strikes[3 * c + 1], Duration.ofSeconds(120));
                 // the survivors elect a new leader; the second victim is the other survivor, its
@@ -52,14 +54,14 @@ class ClusterFailoverIT {
                 rig.restartNode(leader);
                 awaitLeader(cluster);
                 rig.restartNode(next);
-                cluster.awaitStreamCurrent(STREAM);
+                awaitCurrent(cluster);
                 killed.append(killed.length() == 0 ? "" : ",").append(NatsCluster.nodeName(leader))
                     .append('+').append(NatsCluster.nodeName(next));
             }
             load.awaitAll(Duration.ofSeconds(180));
-            cluster.awaitStreamCurrent(STREAM);
+            awaitCurrent(cluster);
             boolean drained = rig.awaitDrained(events, Duration.ofSeconds(120));
-            cluster.awaitStreamCurrent(STREAM);
+            awaitCurrent(cluster);
             DeliveryAudit.Tally t = rig.audit("cluster-failover killed=" + killed + " seconds="
                 + Duration.ofNanos(System.nanoTime() - started).toSeconds(), load.acknowledged());
             assertThat(rig.daemonAlive()).as("daemon survived the node crashes").isTrue();
@@ -75,13 +77,36 @@ class ClusterFailoverIT {
         }
     }
 
-    /** The stream leader's index; an election on two busy cores can outlast one 20 s wait. */
+    /** The stream leader's index, waiting for an election as long as {@link #patiently} does. */
     private static int awaitLeader(NatsCluster cluster) {
-        try {
-            return cluster.streamLeader(STREAM);
-        } catch (IllegalStateException slowElection) {
-            System.out.println("cluster-failover: no stream leader after 20 s, waiting once more");
-            return cluster.streamLeader(STREAM);
+        return patiently("stream leader", () -> cluster.streamLeader(STREAM));
+    }
+
+    /** Waits until the stream has a leader and both other replicas are current (see {@link #patiently}). */
+    private static void awaitCurrent(NatsCluster cluster) {
+        patiently("current replicas", () -> {
+            cluster.awaitStreamCurrent(STREAM);
+            return true;
+        });
+    }
+
+    /**
+     * Repeats one of the cluster fixture's waits (20 s for a leader, 30 s for current replicas) for
+     * up to {@link #SETTLE}: on two cores under load, an election after a kill or a restart has
+     * taken over 20 s here. A cluster that never settles still fails the test.
+     */
+    private static <T> T patiently(String what, Supplier<T> wait) {
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        while (true) {
+            try {
+                return wait.get();
+            } catch (IllegalStateException slow) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw slow;
+                }
+                System.out.println("cluster-failover: no " + what + " yet, waiting again: "
+                    + slow.getMessage().lines().findFirst().orElse(""));
+            }
         }
     }
 }

@@ -342,6 +342,35 @@ final class FaultRig implements AutoCloseable {
         return Streams.readAll(admin(), STREAM);
     }
 
+    /**
+     * Reads the stream once it has stopped growing: its last sequence unchanged for {@code quiet},
+     * and still unchanged after the read. For a stream whose publishers are paused (SIGSTOP): what
+     * they had already written to their sockets is stored by then, however slowly a loaded machine
+     * lets the broker get to it, so the content read is final.
+     *
+     * @throws IllegalStateException if the stream keeps growing for {@code atMost}
+     */
+    List<StoredMessage> readSettledStream(Duration quiet, Duration atMost) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        long lastSeq = Streams.state(admin(), STREAM).getLastSequence();
+        long unchangedSince = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            long seq = Streams.state(admin(), STREAM).getLastSequence();
+            if (seq != lastSeq) {
+                lastSeq = seq;
+                unchangedSince = System.nanoTime();
+            } else if (System.nanoTime() - unchangedSince >= quiet.toNanos()) {
+                List<StoredMessage> content = readStream();
+                if (Streams.state(admin(), STREAM).getLastSequence() == lastSeq) {
+                    return content;
+                }
+            }
+        }
+        throw new IllegalStateException("stream " + STREAM + " still growing after " + atMost
+            + " (last sequence " + lastSeq + ")");
+    }
+
     @Override
     public void close() throws Exception {
         if (daemonAlive()) {

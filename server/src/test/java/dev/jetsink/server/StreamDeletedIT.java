@@ -7,6 +7,7 @@ import dev.jetsink.testkit.Streams;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.Test;
  */
 class StreamDeletedIT {
 
+    private static final String VALIDATION_FAILED = "JetStream stream validation failed";
+
     @Test
     void streamDeletedAndRecreatedMidStreamLosesNothingAcknowledgedAndDeliveryResumes() throws Exception {
         int events = FaultRig.count(2_000, 20_000);
@@ -32,20 +35,28 @@ class StreamDeletedIT {
              EventLoad load = new EventLoad(rig::base, rig.http(), events, rate).start(8)) {
             load.awaitAcknowledged(events / 3, Duration.ofSeconds(120));
 
+            int validationFailures = rig.logCount(VALIDATION_FAILED);
             rig.signalDaemon("STOP");
+            long pausedAt = System.nanoTime();
+            long pausedMs;
             List<StoredMessage> deleted;
             try {
-                // let publishes already written to the socket reach the stream before it is read
-                Thread.sleep(300);
-                deleted = rig.readStream();
+                // publishes already written to the socket must reach the stream before it is read:
+                // wait until it stops growing rather than a fixed time a loaded broker may outlast;
+                // bounded well inside the daemon's 10 s ack timeout, which a longer pause would let
+                // expire on acks already waiting in its socket (and the entry would be sent again)
+                deleted = rig.readSettledStream(Duration.ofMillis(500), Duration.ofSeconds(6));
                 Streams.delete(rig.admin(), FaultRig.STREAM);
+                pausedMs = Duration.ofNanos(System.nanoTime() - pausedAt).toMillis();
             } finally {
                 rig.signalDaemon("CONT");
             }
             int ackedAtDeletion = load.acknowledgedCount();
-            // the stream stays gone while ingest keeps acknowledging and the dispatcher keeps failing
+            // the stream stays gone while ingest keeps acknowledging and until the dispatcher has
+            // found it gone (on a loaded machine that can take longer than any fixed pause)
             load.awaitAcknowledged(ackedAtDeletion + 100, Duration.ofSeconds(60));
-            Thread.sleep(500);
+            Awaitility.await("the daemon finds the stream gone").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+                .until(() -> rig.logCount(VALIDATION_FAILED) > validationFailures);
             rig.createStream();
 
             load.awaitAll(Duration.ofSeconds(180));
@@ -54,11 +65,11 @@ class StreamDeletedIT {
             List<StoredMessage> both = new ArrayList<>(deleted);
             both.addAll(recreated);
             DeliveryAudit.Tally t = rig.audit("stream-deleted seconds=" + Duration.ofNanos(System.nanoTime() - started)
-                .toSeconds() + " in_deleted_stream=" + deleted.size() + " in_recreated_stream=" + recreated.size(),
+                .toSeconds() + " paused_ms=" + pausedMs + " in_deleted_stream=" + deleted.size() + " in_recreated_stream=" + recreated.size(),
                 load.acknowledged(), both);
 
             assertThat(rig.daemonAlive()).isTrue();
-            assertThat(rig.logCount("JetStream stream validation failed"))
+            assertThat(rig.logCount(VALIDATION_FAILED))
                 .as("the daemon found the stream gone and kept the entries queued").isGreaterThanOrEqualTo(1);
             assertThat(deleted).as("the deletion came mid-stream, after deliveries").isNotEmpty();
             assertThat(recreated).as("delivery resumed into the recreated stream; " + t.line()).isNotEmpty();
