@@ -58,40 +58,35 @@ final class HttpJson {
      */
     static Optional<byte[]> readAtMost(HttpExchange ex, int max) throws IOException {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        byte[] chunk = new byte[64 * 1024];
-        long total = 0;
-        try (InputStream in = ex.getRequestBody()) {
-            int n;
-            while ((n = in.read(chunk)) >= 0) {
-                total += n;
-                if (total <= max) {
-                    buf.write(chunk, 0, n);
-                } else if (total > max + DISCARD_LIMIT) {
-                    ex.getResponseHeaders().set("Connection", "close");
-                    break;
-                }
-            }
-        }
+        long total = consume(ex, max, buf);
         return total > max ? Optional.empty() : Optional.of(buf.toByteArray());
     }
 
     /**
-     * Reads the request body and throws it away (up to the body limit plus 64 MiB), holding no
-     * more than one chunk: an answer sent over unread input could be lost to a reset.
+     * Reads the request body and throws it away (up to {@code max} plus 64 MiB), holding no more
+     * than one chunk: an answer sent over unread input could be lost to a reset.
      */
     static void discard(HttpExchange ex, int max) throws IOException {
+        consume(ex, max, null);
+    }
+
+    /** Reads the body to its end (or 64 MiB past {@code max}), keeping up to {@code max} bytes in {@code keep}. */
+    private static long consume(HttpExchange ex, int max, ByteArrayOutputStream keep) throws IOException {
         byte[] chunk = new byte[16 * 1024];
         long total = 0;
         try (InputStream in = ex.getRequestBody()) {
             int n;
             while ((n = in.read(chunk)) >= 0) {
                 total += n;
-                if (total > max + DISCARD_LIMIT) {
+                if (keep != null && total <= max) {
+                    keep.write(chunk, 0, n);
+                } else if (total > max + DISCARD_LIMIT) {
                     ex.getResponseHeaders().set("Connection", "close");
                     break;
                 }
             }
         }
+        return total;
     }
 
     static byte[] utf8(String s) {
