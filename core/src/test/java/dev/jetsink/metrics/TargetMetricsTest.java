@@ -17,6 +17,7 @@ import dev.jetsink.target.LifecycleListener;
 import dev.jetsink.target.NatsTarget;
 import dev.jetsink.target.StreamConcurrency;
 import dev.jetsink.target.TargetRuntime;
+import dev.jetsink.testkit.Bytes;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
@@ -246,8 +247,8 @@ class TargetMetricsTest {
             List<Path> regular = files.filter(Files::isRegularFile).toList();
             for (Path f : regular) {
                 byte[] bytes = Files.readAllBytes(f);
-                int at = indexOf(bytes, needle);
-                if (at >= 0 && indexOf(bytes, "survivor".getBytes(StandardCharsets.UTF_8)) > at) {
+                int at = Bytes.indexOf(bytes, needle);
+                if (at >= 0 && Bytes.indexOf(bytes, "survivor".getBytes(StandardCharsets.UTF_8)) > at) {
                     bytes[at] ^= 0x24;
                     try {
                         Files.write(f, bytes);
@@ -259,18 +260,5 @@ class TargetMetricsTest {
             }
         }
         throw new AssertionError("no queue file holds " + marker + " before the survivor under " + dir);
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }

@@ -19,9 +19,7 @@ final class HealthHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange ex) throws IOException {
-        if (!"GET".equals(ex.getRequestMethod())) {
-            ex.getResponseHeaders().set("Allow", "GET");
-            HttpJson.error(ex, 405, "use GET");
+        if (!HttpJson.allowOnly(ex, "GET")) {
             return;
         }
         List<TargetHealth> results = check.run();

@@ -37,6 +37,16 @@ final class HttpJson {
         error(ex, status, message, Optional.empty());
     }
 
+    /** True for a request of {@code method}; otherwise answers 405 with {@code Allow} and returns false. */
+    static boolean allowOnly(HttpExchange ex, String method) throws IOException {
+        if (method.equals(ex.getRequestMethod())) {
+            return true;
+        }
+        ex.getResponseHeaders().set("Allow", method);
+        error(ex, 405, "use " + method);
+        return false;
+    }
+
     static void send(HttpExchange ex, int status, byte[] bytes, String contentType) throws IOException {
         ex.getResponseHeaders().set("Content-Type", contentType);
         ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);

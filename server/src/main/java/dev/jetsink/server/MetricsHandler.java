@@ -17,9 +17,7 @@ final class MetricsHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange ex) throws IOException {
-        if (!"GET".equals(ex.getRequestMethod())) {
-            ex.getResponseHeaders().set("Allow", "GET");
-            HttpJson.error(ex, 405, "use GET");
+        if (!HttpJson.allowOnly(ex, "GET")) {
             return;
         }
         HttpJson.send(ex, 200, HttpJson.utf8(registry.scrape()), CONTENT_TYPE);

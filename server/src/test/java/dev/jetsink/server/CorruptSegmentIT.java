@@ -2,6 +2,7 @@ package dev.jetsink.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jetsink.testkit.Bytes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +66,7 @@ class CorruptSegmentIT {
         byte[] needle = ("\"" + EventLoad.key(n) + "\"").getBytes(StandardCharsets.UTF_8);
         for (Path segment : segments) {
             byte[] bytes = Files.readAllBytes(segment);
-            int at = indexOf(bytes, needle);
+            int at = Bytes.indexOf(bytes, needle);
             if (at >= 0) {
                 for (int i = 1; i <= 4; i++) {
                     bytes[at + i] ^= (byte) 0xFF;
@@ -75,18 +76,5 @@ class CorruptSegmentIT {
             }
         }
         throw new AssertionError("event " + n + " not found in " + segments);
-    }
-
-    private static int indexOf(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 }
