@@ -2,6 +2,7 @@ package dev.jetsink.config;
 
 import java.math.BigDecimal;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,13 +54,37 @@ public final class ConfigLoader {
             globals.optional(GlobalSetting.INGEST_TOKEN).map(Secret::new),
             globals.optional(GlobalSetting.DATA_DIR).map(Path::of),
             DaemonSettings.LogFormat.valueOf(globals.get(GlobalSetting.LOG_FORMAT).toUpperCase(Locale.ROOT)),
-            scale.doubleValue());
+            scale.doubleValue(),
+            httpSettings(globals, errors));
         JetsinkConfig config = new JetsinkConfig(targets,
             globals.kindSwitch(GlobalSetting.NOTIFY_ENABLE, TargetKind.NOTIFY, targets),
             globals.kindSwitch(GlobalSetting.AUDIT_ENABLE, TargetKind.AUDIT, targets),
             Integer.parseInt(globals.get(GlobalSetting.NOTIFY_TARGET_STREAM_CONCURRENCY)),
             daemon, warnings);
         return new LoadedConfig(config, errors);
+    }
+
+    private static HttpSettings httpSettings(Globals globals, List<ConfigProblem> errors) {
+        Optional<Path> cert = globals.optional(GlobalSetting.HTTP_TLS_CERT).map(Path::of);
+        Optional<Path> key = globals.optional(GlobalSetting.HTTP_TLS_KEY).map(Path::of);
+        Optional<Path> clientCa = globals.optional(GlobalSetting.HTTP_TLS_CLIENT_CA).map(Path::of);
+        if (cert.isPresent() != key.isPresent()) {
+            GlobalSetting missing = cert.isPresent() ? GlobalSetting.HTTP_TLS_KEY : GlobalSetting.HTTP_TLS_CERT;
+            errors.add(ConfigProblem.value("daemon", missing.variable(),
+                "JETSINK_HTTP_TLS_CERT and JETSINK_HTTP_TLS_KEY must be set together"));
+        }
+        if (clientCa.isPresent() && cert.isEmpty()) {
+            errors.add(ConfigProblem.value("daemon", GlobalSetting.HTTP_TLS_CLIENT_CA.variable(),
+                "JETSINK_HTTP_TLS_CLIENT_CA needs TLS on the HTTP port (JETSINK_HTTP_TLS_CERT and JETSINK_HTTP_TLS_KEY)"));
+        }
+        Optional<HttpSettings.Tls> tls = cert.isPresent() && key.isPresent()
+            ? Optional.of(new HttpSettings.Tls(cert.get(), key.get(), clientCa)) : Optional.empty();
+        return new HttpSettings(
+            Duration.ofSeconds(Integer.parseInt(globals.get(GlobalSetting.HTTP_IDLE_TIMEOUT_SECS))),
+            Duration.ofSeconds(Integer.parseInt(globals.get(GlobalSetting.HTTP_REQUEST_TIMEOUT_SECS))),
+            Integer.parseInt(globals.get(GlobalSetting.HTTP_MAX_CONNECTIONS)),
+            Integer.parseInt(globals.get(GlobalSetting.HTTP_MAX_HEADER_BYTES)),
+            tls);
     }
 
     // A mistyped JETSINK_ variable would silently drop e.g. the admin token, so it is an error too.

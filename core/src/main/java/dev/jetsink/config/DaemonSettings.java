@@ -13,9 +13,10 @@ import java.util.Optional;
  * @param dataDir      where runtime-applied targets are persisted
  * @param logFormat    text or JSON log lines
  * @param backoffScale multiplier of the retry sleeps, 1 outside tests and drills
+ * @param http         limits and TLS of the HTTP server
  */
 public record DaemonSettings(String httpAddress, Optional<Secret> adminToken, Optional<Secret> ingestToken,
-                             Optional<Path> dataDir, LogFormat logFormat, double backoffScale) {
+                             Optional<Path> dataDir, LogFormat logFormat, double backoffScale, HttpSettings http) {
 
     /** Log line format. */
     public enum LogFormat { TEXT, JSON }
@@ -23,11 +24,12 @@ public record DaemonSettings(String httpAddress, Optional<Secret> adminToken, Op
     public DaemonSettings {
         Objects.requireNonNull(httpAddress, "httpAddress");
         Objects.requireNonNull(logFormat, "logFormat");
+        Objects.requireNonNull(http, "http");
     }
 
     /** The settings with nothing set. */
     public static DaemonSettings defaults() {
         return new DaemonSettings("127.0.0.1:9020", Optional.empty(), Optional.empty(), Optional.empty(),
-            LogFormat.TEXT, 1.0);
+            LogFormat.TEXT, 1.0, HttpSettings.defaults());
     }
 }

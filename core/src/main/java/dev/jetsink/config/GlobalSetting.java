@@ -21,7 +21,18 @@ public enum GlobalSetting {
     LOG_FORMAT("JETSINK_LOG_FORMAT", "text", false, (key, value) ->
         value.equals("text") || value.equals("json") ? Optional.empty()
             : Optional.of(key + " must be text or json: " + value)),
-    BACKOFF_SCALE("JETSINK_BACKOFF_SCALE", "1", false, GlobalSetting::positiveDecimal);
+    BACKOFF_SCALE("JETSINK_BACKOFF_SCALE", "1", false, GlobalSetting::positiveDecimal),
+    HTTP_IDLE_TIMEOUT_SECS("JETSINK_HTTP_IDLE_TIMEOUT_SECS", "30", false, ValueRule.intRange(1, 86_400,
+        "JETSINK_HTTP_IDLE_TIMEOUT_SECS must be a whole number of seconds from 1 to 86400")),
+    HTTP_REQUEST_TIMEOUT_SECS("JETSINK_HTTP_REQUEST_TIMEOUT_SECS", "30", false, ValueRule.intRange(1, 86_400,
+        "JETSINK_HTTP_REQUEST_TIMEOUT_SECS must be a whole number of seconds from 1 to 86400")),
+    HTTP_MAX_CONNECTIONS("JETSINK_HTTP_MAX_CONNECTIONS", "4096", false, ValueRule.intRange(1, 1_000_000,
+        "JETSINK_HTTP_MAX_CONNECTIONS must be a whole number from 1 to 1000000")),
+    HTTP_MAX_HEADER_BYTES("JETSINK_HTTP_MAX_HEADER_BYTES", "16384", false, ValueRule.intRange(1024, 1 << 20,
+        "JETSINK_HTTP_MAX_HEADER_BYTES must be a whole number of bytes from 1024 to 1048576")),
+    HTTP_TLS_CERT("JETSINK_HTTP_TLS_CERT", null, false, ValueRule.ABSOLUTE_PATH),
+    HTTP_TLS_KEY("JETSINK_HTTP_TLS_KEY", null, false, ValueRule.ABSOLUTE_PATH),
+    HTTP_TLS_CLIENT_CA("JETSINK_HTTP_TLS_CLIENT_CA", null, false, ValueRule.ABSOLUTE_PATH);
 
     /** Prefix of the daemon's own variables, all of which must be known. */
     public static final String DAEMON_PREFIX = "JETSINK_";

@@ -112,29 +112,13 @@ public final class PemTls {
         throw new TlsMaterialException(file, "not a valid PKCS#8 RSA or EC private key", null);
     }
 
-    private static TrustManager[] trustManagers(Optional<Path> ca) throws TlsMaterialException {
-        try {
-            TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            if (ca.isEmpty()) {
-                factory.init((KeyStore) null);
-            } else {
-                KeyStore store = emptyStore();
-                int n = 0;
-                for (X509Certificate cert : readCertificates(ca.get())) {
-                    store.setCertificateEntry("ca-" + n++, cert);
-                }
-                factory.init(store);
-            }
-            return factory.getTrustManagers();
-        } catch (GeneralSecurityException | IOException e) {
-            if (e instanceof TlsMaterialException tme) {
-                throw tme;
-            }
-            throw new IllegalStateException("the JDK cannot build a trust store", e);
-        }
-    }
-
-    private static KeyManager[] keyManagers(Path certFile, Path keyFile) throws TlsMaterialException {
+    /**
+     * A key store holding the certificate chain of {@code certFile} with the PKCS#8 key of
+     * {@code keyFile} under the alias {@code identity}, for a TLS server or client.
+     *
+     * @throws TlsMaterialException naming the file that is missing or invalid, or the pair that does not match
+     */
+    public static KeyStore identityStore(Path certFile, Path keyFile, char[] password) throws TlsMaterialException {
         List<X509Certificate> chain = readCertificates(certFile);
         PrivateKey key = readPrivateKey(keyFile);
         if (!belongTogether(chain.get(0), key)) {
@@ -142,11 +126,46 @@ public final class PemTls {
         }
         try {
             KeyStore store = emptyStore();
-            store.setKeyEntry("client", key, STORE_PASSWORD, chain.toArray(new Certificate[0]));
+            store.setKeyEntry("identity", key, password, chain.toArray(new Certificate[0]));
+            return store;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new TlsMaterialException(keyFile,
+                    "cannot be used with " + certFile + " (" + e.getClass().getSimpleName() + ")", null);
+        }
+    }
+
+    /** A trust store of every certificate in the PEM bundle {@code caFile}. */
+    public static KeyStore trustStore(Path caFile) throws TlsMaterialException {
+        try {
+            KeyStore store = emptyStore();
+            int n = 0;
+            for (X509Certificate cert : readCertificates(caFile)) {
+                store.setCertificateEntry("ca-" + n++, cert);
+            }
+            return store;
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalStateException("the JDK cannot build a trust store", e);
+        }
+    }
+
+    private static TrustManager[] trustManagers(Optional<Path> ca) throws TlsMaterialException {
+        KeyStore store = ca.isPresent() ? trustStore(ca.get()) : null;
+        try {
+            TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            factory.init(store);
+            return factory.getTrustManagers();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK cannot build a trust store", e);
+        }
+    }
+
+    private static KeyManager[] keyManagers(Path certFile, Path keyFile) throws TlsMaterialException {
+        KeyStore store = identityStore(certFile, keyFile, STORE_PASSWORD);
+        try {
             KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             factory.init(store, STORE_PASSWORD);
             return factory.getKeyManagers();
-        } catch (GeneralSecurityException | IOException e) {
+        } catch (GeneralSecurityException e) {
             throw new TlsMaterialException(keyFile,
                     "cannot be used with " + certFile + " (" + e.getClass().getSimpleName() + ")", null);
         }

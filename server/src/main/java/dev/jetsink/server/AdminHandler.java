@@ -1,8 +1,6 @@
 package dev.jetsink.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.jetsink.config.BooleanValue;
 import dev.jetsink.config.TargetKind;
 import java.io.IOException;
@@ -11,6 +9,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /**
  * The admin API under {@code /rustfs/admin/v3} (SPEC §10), with the origin system's paths:
@@ -18,7 +21,7 @@ import java.util.regex.Pattern;
  * {@code DELETE target/nats/{id}/reset}, and the same under {@code audit/}. Without a configured
  * admin token everything answers 403; otherwise a missing or wrong bearer token answers 401.
  */
-final class AdminHandler implements HttpHandler {
+final class AdminHandler extends Handler.Abstract {
 
     static final String BASE = "/rustfs/admin/v3";
     private static final Pattern ROUTE = Pattern.compile(
@@ -30,65 +33,81 @@ final class AdminHandler implements HttpHandler {
     private final Optional<BearerToken> token;
     private final AdminTargets admin;
     private final AdminListing listing;
+    private final BodyBudget bodies;
+    private final RequestDeadlines deadlines;
 
-    AdminHandler(Optional<BearerToken> token, AdminTargets admin, AdminListing listing) {
+    AdminHandler(Optional<BearerToken> token, AdminTargets admin, AdminListing listing, BodyBudget bodies,
+                 RequestDeadlines deadlines) {
         this.token = token;
         this.admin = admin;
         this.listing = listing;
+        this.bodies = bodies;
+        this.deadlines = deadlines;
     }
 
     @Override
-    public void handle(HttpExchange ex) throws IOException {
+    public boolean handle(Request request, Response response, Callback callback) {
         if (token.isEmpty()) {
-            HttpJson.error(ex, 403, "admin API disabled");
-            return;
+            HttpJson.error(response, callback, 403, "admin API disabled");
+            return true;
         }
-        if (!token.get().accepts(Optional.ofNullable(ex.getRequestHeaders().getFirst("Authorization")))) {
-            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-            HttpJson.error(ex, 401, "missing or wrong bearer token");
-            return;
+        if (!token.get().accepts(Optional.ofNullable(request.getHeaders().get(HttpHeader.AUTHORIZATION)))) {
+            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+            HttpJson.error(response, callback, 401, "missing or wrong bearer token");
+            return true;
         }
-        Matcher m = ROUTE.matcher(ex.getRequestURI().getPath().substring(BASE.length()));
+        Matcher m = ROUTE.matcher(Request.getPathInContext(request).substring(BASE.length()));
         if (!m.matches()) {
-            HttpJson.error(ex, 404, "not found");
-            return;
+            HttpJson.error(response, callback, 404, "not found");
+            return true;
         }
         TargetKind kind = m.group(1) == null ? TargetKind.NOTIFY : TargetKind.AUDIT;
-        try {
-            if (m.group(2) != null) {
-                expect(ex, "GET");
+        if (m.group(2) != null) {
+            if (HttpJson.allowOnly(request, response, callback, "GET")) {
                 Map<String, Object> body = new LinkedHashMap<>();
                 body.put("targets", listing.list(kind));
-                HttpJson.send(ex, 200, body);
-            } else if (m.group(4) != null) {
-                expect(ex, "DELETE");
-                answer(ex, admin.reset(kind, m.group(3)));
-            } else {
-                expect(ex, "PUT");
-                put(ex, kind, m.group(3));
+                HttpJson.send(response, callback, 200, body);
             }
-        } catch (WrongMethod e) {
-            ex.getResponseHeaders().set("Allow", e.getMessage());
-            HttpJson.error(ex, 405, "use " + e.getMessage());
+        } else if (m.group(4) != null) {
+            if (HttpJson.allowOnly(request, response, callback, "DELETE")) {
+                answer(response, callback, admin.reset(kind, m.group(3)));
+            }
+        } else if (HttpJson.allowOnly(request, response, callback, "PUT")) {
+            put(request, response, callback, kind, m.group(3));
         }
+        return true;
     }
 
-    private void put(HttpExchange ex, TargetKind kind, String id) throws IOException {
-        Optional<byte[]> raw = HttpJson.readAtMost(ex, MAX_BODY_BYTES);
-        if (raw.isEmpty()) {
-            HttpJson.error(ex, 413, "body larger than " + MAX_BODY_BYTES + " bytes");
-            return;
-        }
-        Optional<Map<String, String>> keyValues = keyValues(raw.get());
+    private void put(Request request, Response response, Callback callback, TargetKind kind, String id) {
+        BodyBudget.Grant grant = bodies.open();
+        BodyReader.read(request, MAX_BODY_BYTES, grant, deadlines, outcome -> {
+            try (grant) {
+                if (outcome instanceof BodyReader.Outcome.Complete c) {
+                    apply(request, response, callback, kind, id, c.body());
+                } else if (outcome instanceof BodyReader.Outcome.TooLarge) {
+                    HttpJson.errorAndClose(response, callback, 413, "body larger than " + MAX_BODY_BYTES + " bytes",
+                        Optional.empty());
+                } else if (outcome instanceof BodyReader.Outcome.Failed f) {
+                    callback.failed(f.cause());
+                } else {
+                    HttpJson.errorAndClose(response, callback, outcome instanceof BodyReader.Outcome.TimedOut ? 408 : 503,
+                        "request body not received", Optional.empty());
+                }
+            }
+        });
+    }
+
+    private void apply(Request request, Response response, Callback callback, TargetKind kind, String id, byte[] raw) {
+        Optional<Map<String, String>> keyValues = keyValues(raw);
         if (keyValues.isEmpty()) {
-            HttpJson.error(ex, 400, AdminTargets.INVALID + BODY_SHAPE);
+            HttpJson.error(response, callback, 400, AdminTargets.INVALID + BODY_SHAPE);
             return;
         }
         try {
-            answer(ex, admin.apply(kind, id, keyValues.get(), dryRun(ex.getRequestURI().getRawQuery())));
+            answer(response, callback, admin.apply(kind, id, keyValues.get(), dryRun(request.getHttpURI().getQuery())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            HttpJson.error(ex, 503, "shutting down");
+            HttpJson.error(response, callback, 503, "shutting down");
         }
     }
 
@@ -129,22 +148,7 @@ final class AdminHandler implements HttpHandler {
         return false;
     }
 
-    private static void answer(HttpExchange ex, AdminTargets.Answer a) throws IOException {
-        HttpJson.send(ex, a.status(), a.body());
-    }
-
-    private static void expect(HttpExchange ex, String method) throws WrongMethod {
-        if (!method.equals(ex.getRequestMethod())) {
-            throw new WrongMethod(method);
-        }
-    }
-
-    /** The request used another method than the route's; the message is the allowed one. */
-    private static final class WrongMethod extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        WrongMethod(String allowed) {
-            super(allowed, null, false, false);
-        }
+    private static void answer(Response response, Callback callback, AdminTargets.Answer a) {
+        HttpJson.send(response, callback, a.status(), a.body());
     }
 }

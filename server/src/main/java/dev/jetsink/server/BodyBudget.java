@@ -1,22 +1,19 @@
 package dev.jetsink.server;
 
 import java.time.Duration;
-import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Bounds the request bytes the ingest holds at once. A body is read whole and parsed into a tree
- * several times its size, so 32 workers each holding a maximal 4 MiB body would need far more
- * than the launcher's heap (measured: a flood of them ran the daemon out of memory). Each request
- * first takes room for its declared length (the maximum when it declares none) and gives it back
- * when answered; a request that finds no room within {@link #WAIT} is answered 503. Ordinary
- * webhook bodies, a few KiB, never wait: the budget only holds back many large bodies at once.
+ * Bounds the request-body bytes the ingest holds at once. A body is held whole until its events
+ * are queued, and parsed into a tree several times its size, so many maximal 4 MiB bodies at once
+ * would need far more than the launcher's heap (measured: a flood of them ran the daemon out of
+ * memory). Each body is charged for the bytes that have actually arrived, never for a declared
+ * length, so a client that declares 4 MiB and stalls holds nothing; the room goes back when the
+ * request is answered. Ordinary webhook bodies, a few KiB, always fit.
  */
 final class BodyBudget {
 
-    /** How long a request may wait for room before it is answered 503. */
+    /** How long a body may wait for room before its request is answered 503. */
     static final Duration WAIT = Duration.ofSeconds(2);
     /** The parse tree and payload copies of a body take several times its bytes (see DESIGN.md). */
     private static final int HEAP_SHARE = 24;
@@ -24,7 +21,6 @@ final class BodyBudget {
 
     private final Semaphore kib;
     private final int capacityKib;
-    private final int maxBodyKib;
 
     /**
      * @param capacityBytes bytes of bodies held at once; at least {@code maxBodyBytes}, so a
@@ -32,8 +28,7 @@ final class BodyBudget {
      * @param maxBodyBytes  the largest body the ingest reads
      */
     BodyBudget(long capacityBytes, int maxBodyBytes) {
-        this.maxBodyKib = kib(maxBodyBytes);
-        this.capacityKib = (int) Math.min(Integer.MAX_VALUE, Math.max(kib(capacityBytes), maxBodyKib));
+        this.capacityKib = (int) Math.min(Integer.MAX_VALUE, Math.max(kib(capacityBytes), kib(maxBodyBytes)));
         this.kib = new Semaphore(capacityKib);
     }
 
@@ -46,34 +41,45 @@ final class BodyBudget {
         return (long) capacityKib * UNIT;
     }
 
-    /**
-     * Takes room for a body of {@code declaredLength} bytes (empty: not declared, so the maximum),
-     * waiting at most {@code wait}. Empty when there was no room in time.
-     */
-    Optional<Grant> acquire(OptionalLong declaredLength, Duration wait) throws InterruptedException {
-        int want = declaredLength.isPresent() && declaredLength.getAsLong() >= 0
-            ? (int) Math.min(maxBodyKib, kib(declaredLength.getAsLong())) : maxBodyKib;
-        int units = Math.max(1, want);
-        if (!kib.tryAcquire(units, wait.toMillis(), TimeUnit.MILLISECONDS)) {
-            return Optional.empty();
-        }
-        return Optional.of(new Grant(units));
+    /** The room of one request's body, empty until bytes are charged to it. */
+    Grant open() {
+        return new Grant();
     }
 
     private static int kib(long bytes) {
         return (int) Math.min(Integer.MAX_VALUE, (bytes + UNIT - 1) / UNIT);
     }
 
-    /** Room held for one request; {@link #close} gives it back (idempotent). */
+    /** Room held for one request's body; {@link #close} gives all of it back (idempotent). */
     final class Grant implements AutoCloseable {
+        private long bytes;
         private int units;
+        private boolean closed;
 
-        private Grant(int units) {
-            this.units = units;
+        private Grant() {
+        }
+
+        /** Charges {@code more} received bytes; false, charging nothing, when there is no room now. */
+        synchronized boolean charge(int more) {
+            if (closed) {
+                return false;
+            }
+            int needed = kib(bytes + more) - units;
+            if (needed > 0 && !kib.tryAcquire(needed)) {
+                return false;
+            }
+            bytes += more;
+            units += Math.max(0, needed);
+            return true;
+        }
+
+        synchronized long bytes() {
+            return bytes;
         }
 
         @Override
         public synchronized void close() {
+            closed = true;
             if (units > 0) {
                 kib.release(units);
                 units = 0;

@@ -2,6 +2,7 @@ package dev.jetsink.server;
 
 import dev.jetsink.config.ConfigLoader;
 import dev.jetsink.config.DaemonSettings;
+import dev.jetsink.config.HttpSettings;
 import dev.jetsink.config.JetsinkConfig;
 import dev.jetsink.config.LoadedConfig;
 import dev.jetsink.config.TargetConfig;
@@ -114,6 +115,11 @@ final class CheckConfigCommand implements Callable<Integer> {
         out.println("  data dir:      " + d.dataDir().map(Path::toString).orElse("-"));
         out.println("  log format:    " + d.logFormat().name().toLowerCase(java.util.Locale.ROOT));
         out.println("  backoff scale: " + d.backoffScale());
+        HttpSettings h = d.http();
+        out.println("  http limits:   idle " + h.idleTimeout().toSeconds() + " s, request " + h.requestTimeout().toSeconds()
+            + " s, " + h.maxConnections() + " connections, " + h.maxHeaderBytes() + " header bytes");
+        out.println("  http tls:      " + h.tls().map(t -> "cert " + t.certificate() + ", key " + t.key()
+            + t.clientCa().map(ca -> ", client certificates required (ca " + ca + ")").orElse("")).orElse("off"));
     }
 
 }

@@ -1,6 +1,5 @@
 package dev.jetsink.server;
 
-import com.sun.net.httpserver.HttpHandler;
 import dev.jetsink.config.JetsinkConfig;
 import dev.jetsink.config.TargetConfig;
 import dev.jetsink.config.TargetKind;
@@ -9,6 +8,7 @@ import dev.jetsink.metrics.TargetMetrics;
 import dev.jetsink.target.NatsTarget;
 import dev.jetsink.target.TargetRuntime;
 import dev.jetsink.target.Targets;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,7 +58,7 @@ final class Daemon implements AutoCloseable {
      * comes before any queue is opened.
      */
     static Daemon start(JetsinkConfig config) throws IOException {
-        HttpFront http = HttpFront.bind(config.daemon().httpAddress());
+        HttpFront http = HttpFront.bind(config.daemon().httpAddress(), config.daemon().http());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         TargetMetrics metrics = new TargetMetrics(registry);
         TargetRuntime system = TargetRuntime.system();
@@ -92,15 +93,27 @@ final class Daemon implements AutoCloseable {
         HealthCheck health = new HealthCheck(() -> running(targets), disabled, healthPool, HealthCheck.BOUND);
         Ingest ingest = new Ingest(targets);
         var token = config.daemon().ingestToken().map(BearerToken::new);
-        Map<String, HttpHandler> routes = new LinkedHashMap<>();
+        Map<String, Handler> routes = new LinkedHashMap<>();
         BodyBudget bodies = BodyBudget.forHeap(Runtime.getRuntime().maxMemory(), EventParser.MAX_BODY_BYTES);
-        routes.put("/notify", new IngestHandler(TargetKind.NOTIFY, ingest, token, bodies));
-        routes.put("/audit", new IngestHandler(TargetKind.AUDIT, ingest, token, bodies));
+        RequestDeadlines deadlines = http.deadlines();
+        for (TargetKind kind : TargetKind.values()) {
+            Counter mismatches = Counter.builder("jetsink.ingest.payload.count.mismatch")
+                .description("Requests whose stated payload count differed from the entries in the body")
+                .tag("kind", kind.label()).register(registry);
+            routes.put("/" + kind.label(), new IngestHandler(kind, ingest, token, bodies, deadlines, mismatches));
+        }
         routes.put("/metrics", new MetricsHandler(registry));
         routes.put("/health", new HealthHandler(health));
         routes.put(AdminHandler.BASE, new AdminHandler(config.daemon().adminToken().map(BearerToken::new), admin,
-            new AdminListing(targets, admin, healthPool)));
-        http.route(routes).start();
+            new AdminListing(targets, admin, healthPool), bodies, deadlines));
+        try {
+            http.serve(new Routes(new RootHandler(), routes));
+        } catch (IOException e) {
+            targets.values().forEach(t -> t.close(Duration.ZERO));
+            http.stop();
+            runtime.scheduler().shutdownNow();
+            throw e;
+        }
         return new Daemon(targets, registry, http, runtime, healthPool);
     }
 

@@ -1,15 +1,16 @@
 package dev.jetsink.server;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.jetsink.target.TargetHealth;
-import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
-/** {@code GET /health}: 200 when every enabled target is online, else 503; JSON per target. */
-final class HealthHandler implements HttpHandler {
+/** {@code GET /health} (and {@code HEAD}): 200 when every enabled target is online, else 503; JSON per target. */
+final class HealthHandler extends Handler.Abstract {
 
     private final HealthCheck check;
 
@@ -18,16 +19,17 @@ final class HealthHandler implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange ex) throws IOException {
-        if (!HttpJson.allowOnly(ex, "GET")) {
-            return;
+    public boolean handle(Request request, Response response, Callback callback) {
+        if (!HttpJson.allowOnly(request, response, callback, "GET")) {
+            return true;
         }
         List<TargetHealth> results = check.run();
         boolean healthy = HealthCheck.healthy(results);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("status", healthy ? "online" : "degraded");
         body.put("targets", results.stream().map(HealthHandler::entry).toList());
-        HttpJson.send(ex, healthy ? 200 : 503, body);
+        HttpJson.send(response, callback, healthy ? 200 : 503, body);
+        return true;
     }
 
     private static Map<String, Object> entry(TargetHealth h) {

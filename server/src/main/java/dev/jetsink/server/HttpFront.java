@@ -1,79 +1,125 @@
 package dev.jetsink.server;
 
-import com.sun.net.httpserver.HttpHandler;
-import com.sun.net.httpserver.HttpServer;
+import dev.jetsink.config.HttpSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's HTTP server: the JDK's {@link HttpServer} (keep-alive included) on a bounded pool
- * of worker threads, every handler behind the intake {@link Gate}. Requests beyond the workers wait
- * in the pool's queue; concurrent ingest requests meet in the queue's group commit.
+ * The daemon's HTTP server: Jetty's non-blocking connector with the limits of
+ * {@link HttpSettings} (idle and request timeouts, a connection limit beyond which new
+ * connections wait to be accepted, a header size limit answered 431), optional TLS, and the
+ * handler tree built in {@link #serve}: intake gate → routes → one handler per route family.
+ * Requests whose body is being read hold no thread; a thread is taken while a request's events are
+ * made durable, so concurrent requests meet in the queue's group commit.
  */
 final class HttpFront {
 
     private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
-    static final int WORKERS = 32;
+    /** Threads for handlers; each blocks only while its events are made durable (or health is probed). */
+    static final int MAX_THREADS = 200;
 
-    private final HttpServer server;
-    private final ExecutorService workers;
+    private final Server server;
+    private final ServerConnector connector;
+    private final RequestDeadlines deadlines;
+    private final Optional<HttpTls> tls;
     private final Gate gate = new Gate();
 
-    private HttpFront(HttpServer server, ExecutorService workers) {
+    private HttpFront(Server server, ServerConnector connector, RequestDeadlines deadlines, Optional<HttpTls> tls) {
         this.server = server;
-        this.workers = workers;
+        this.connector = connector;
+        this.deadlines = deadlines;
+        this.tls = tls;
     }
 
-    /** Binds {@code host:port} (port 0 picks a free one); serves nothing until {@link #start}. */
-    static HttpFront bind(String hostPort) throws IOException {
+    /**
+     * Binds {@code host:port} (port 0 picks a free one) and serves nothing until {@link #serve}.
+     * TLS material is read here, so a bad certificate fails the start before any queue opens.
+     */
+    static HttpFront bind(String hostPort, HttpSettings settings) throws IOException {
         int colon = hostPort.lastIndexOf(':');
         String host = hostPort.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
         int port = Integer.parseInt(hostPort.substring(colon + 1));
-        // The JDK server writes a response's headers and body separately; with Nagle on, the body
-        // waits for the client's delayed ACK (~40 ms) on every keep-alive request. Read once, when
-        // the JDK server's configuration class loads, so it is set before the first server exists.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 128);
-        AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor workers = new ThreadPoolExecutor(WORKERS, WORKERS, 60, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(), r -> {
-                Thread t = new Thread(r, "jetsink-http-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
-        workers.allowCoreThreadTimeOut(true);
-        server.setExecutor(workers);
-        return new HttpFront(server, workers);
+        Optional<HttpTls> tls = settings.tls().isPresent() ? Optional.of(HttpTls.load(settings.tls().get()))
+            : Optional.empty();
+
+        QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4, 60_000);
+        threads.setName("jetsink-http");
+        threads.setDaemon(true);
+        Server server = new Server(threads);
+        server.setErrorHandler(new JsonErrorHandler());
+        HttpConfiguration config = new HttpConfiguration();
+        config.setRequestHeaderSize(settings.maxHeaderBytes());
+        config.setSendServerVersion(false);
+        config.setSendXPoweredBy(false);
+        if (tls.isPresent()) {
+            config.addCustomizer(new SecureRequestCustomizer(false, false, -1, false));
+        }
+        HttpConnectionFactory http = new HttpConnectionFactory(config);
+        ConnectionFactory[] factories = tls.isPresent()
+            ? new ConnectionFactory[] {new SslConnectionFactory(tls.get().factory(), HttpVersion.HTTP_1_1.asString()), http}
+            : new ConnectionFactory[] {http};
+        ServerConnector connector = new ServerConnector(server, 1, 1, factories);
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setIdleTimeout(settings.idleTimeout().toMillis());
+        connector.setAcceptQueueSize(1024);
+        RequestDeadlines deadlines = new RequestDeadlines(settings.requestTimeout(), connector.getScheduler());
+        connector.addBean(deadlines);
+        server.addConnector(connector);
+        server.addBean(new NetworkConnectionLimit(settings.maxConnections(), connector));
+        try {
+            connector.open();
+        } catch (IOException e) {
+            if (e.getCause() instanceof java.net.BindException bind) {
+                throw new java.net.BindException("cannot bind " + hostPort + ": " + bind.getMessage());
+            }
+            throw e;
+        }
+        return new HttpFront(server, connector, deadlines, tls);
     }
 
-    /** Routes each path prefix to its handler; anything else is a JSON 404. */
-    HttpFront route(Map<String, HttpHandler> routes) {
-        routes.forEach((path, handler) -> server.createContext(path, gated(handler)));
-        server.createContext("/", gated(ex -> HttpJson.error(ex, 404, "not found")));
-        return this;
+    /** The request clock the handlers that read bodies report to. */
+    RequestDeadlines deadlines() {
+        return deadlines;
     }
 
-    void start() {
-        server.start();
+    /** Starts serving {@code routes} behind the intake gate. */
+    void serve(Handler routes) throws IOException {
+        server.setHandler(new GateHandler(gate, deadlines, routes));
+        try {
+            server.start();
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("http server did not start: " + e.getMessage(), e);
+        }
+        tls.ifPresent(t -> t.watch(connector.getScheduler()));
         InetSocketAddress a = address();
-        log.info("http listening address={}:{}", a.getAddress().getHostAddress(), a.getPort());
+        log.info("http listening address={}:{} tls={}", a.getAddress().getHostAddress(), a.getPort(),
+            tls.isPresent() ? "on" : "off");
     }
 
     InetSocketAddress address() {
-        return server.getAddress();
+        return new InetSocketAddress(connector.getHost() == null ? "0.0.0.0" : connector.getHost(),
+            connector.getLocalPort());
     }
 
     /** Turns new requests away with 503 and waits up to {@code atMost} for those in progress. */
@@ -85,35 +131,15 @@ final class HttpFront {
         return gate;
     }
 
-    /** Stops the listener and the workers. */
+    /** Stops the listener, closes every connection and the threads. */
     void stop() {
-        server.stop(0);
-        workers.shutdownNow();
-    }
-
-    private HttpHandler gated(HttpHandler handler) {
-        return ex -> {
-            if (!gate.enter()) {
-                ex.getResponseHeaders().set("Connection", "close");
-                HttpJson.error(ex, 503, "shutting down", Optional.of(Ingest.RETRY_SOON));
-                return;
-            }
-            try {
-                handler.handle(ex);
-            } catch (IOException e) {
-                // The client went away mid-answer; nothing to tell it.
-                ex.close();
-            } catch (RuntimeException e) {
-                log.error("http handler failed method={} path={} error=\"{}\"", ex.getRequestMethod(),
-                    ex.getRequestURI().getPath(), e.toString());
-                try {
-                    HttpJson.error(ex, 500, "internal error");
-                } catch (IOException | RuntimeException ignored) {
-                    ex.close();
-                }
-            } finally {
-                gate.leave();
-            }
-        };
+        try {
+            server.stop();
+        } catch (Exception e) {
+            log.warn("http server did not stop cleanly error=\"{}\"", e.toString());
+        }
+        if (!server.isStarted()) {
+            connector.close();
+        }
     }
 }

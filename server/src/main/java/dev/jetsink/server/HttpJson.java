@@ -1,102 +1,85 @@
 package dev.jetsink.server;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Callback;
 
-/** Small HTTP plumbing shared by the handlers: JSON answers and bounded body reads. */
+/** Small HTTP plumbing shared by the handlers: JSON answers, and what of a client's text they may quote. */
 final class HttpJson {
 
     static final ObjectMapper JSON = new ObjectMapper();
+    /** Error bodies quote at most this many characters of anything the client sent. */
+    static final int MAX_QUOTED = 200;
 
     private HttpJson() {
     }
 
     /** Sends {@code body} as JSON with {@code status}. */
-    static void send(HttpExchange ex, int status, Object body) throws IOException {
-        send(ex, status, JSON.writeValueAsBytes(body), "application/json");
+    static void send(Response response, Callback callback, int status, Object body) {
+        try {
+            send(response, callback, status, JSON.writeValueAsBytes(body), "application/json");
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Sends {@code {"error": message}} with {@code status}, and {@code Retry-After} when given. */
-    static void error(HttpExchange ex, int status, String message, Optional<Duration> retryAfter) throws IOException {
-        retryAfter.ifPresent(d -> ex.getResponseHeaders().set("Retry-After", Long.toString(Math.max(1, d.toSeconds()))));
+    static void error(Response response, Callback callback, int status, String message, Optional<Duration> retryAfter) {
+        retryAfter.ifPresent(d -> response.getHeaders().put(HttpHeader.RETRY_AFTER, Math.max(1, d.toSeconds())));
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", message);
-        send(ex, status, body);
+        send(response, callback, status, body);
     }
 
-    static void error(HttpExchange ex, int status, String message) throws IOException {
-        error(ex, status, message, Optional.empty());
+    static void error(Response response, Callback callback, int status, String message) {
+        error(response, callback, status, message, Optional.empty());
     }
 
-    /** True for a request of {@code method}; otherwise answers 405 with {@code Allow} and returns false. */
-    static boolean allowOnly(HttpExchange ex, String method) throws IOException {
-        if (method.equals(ex.getRequestMethod())) {
+    /** Like {@link #error}, and the connection closes after the answer. */
+    static void errorAndClose(Response response, Callback callback, int status, String message,
+                              Optional<Duration> retryAfter) {
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+        error(response, callback, status, message, retryAfter);
+    }
+
+    /**
+     * True for a request of {@code method} (or {@code HEAD} where {@code method} is {@code GET});
+     * otherwise answers 405 with {@code Allow} and returns false.
+     */
+    static boolean allowOnly(Request request, Response response, Callback callback, String method) {
+        String m = request.getMethod();
+        if (method.equals(m) || (method.equals("GET") && m.equals("HEAD"))) {
             return true;
         }
-        ex.getResponseHeaders().set("Allow", method);
-        error(ex, 405, "use " + method);
+        response.getHeaders().put(HttpHeader.ALLOW, method.equals("GET") ? "GET, HEAD" : method);
+        error(response, callback, 405, "use " + method);
         return false;
     }
 
-    static void send(HttpExchange ex, int status, byte[] bytes, String contentType) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", contentType);
-        ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) {
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
-        ex.close();
+    /** Sends {@code bytes} with a Content-Length; a HEAD request gets the headers only. */
+    static void send(Response response, Callback callback, int status, byte[] bytes, String contentType) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        boolean head = HttpMethod.HEAD.is(response.getRequest().getMethod());
+        response.write(true, head ? BufferUtil.EMPTY_BUFFER : ByteBuffer.wrap(bytes), callback);
     }
 
-    /** Bytes of an oversized body read and thrown away so the answer reaches the client intact. */
-    private static final long DISCARD_LIMIT = 64L * 1024 * 1024;
-
-    /**
-     * Reads the request body, keeping at most {@code max} bytes; empty when the body is longer.
-     * The excess is read and discarded (up to 64 MiB) rather than left unread: closing a socket
-     * with unread input resets it, and the client would lose the 413.
-     */
-    static Optional<byte[]> readAtMost(HttpExchange ex, int max) throws IOException {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        long total = consume(ex, max, buf);
-        return total > max ? Optional.empty() : Optional.of(buf.toByteArray());
-    }
-
-    /**
-     * Reads the request body and throws it away (up to {@code max} plus 64 MiB), holding no more
-     * than one chunk: an answer sent over unread input could be lost to a reset.
-     */
-    static void discard(HttpExchange ex, int max) throws IOException {
-        consume(ex, max, null);
-    }
-
-    /** Reads the body to its end (or 64 MiB past {@code max}), keeping up to {@code max} bytes in {@code keep}. */
-    private static long consume(HttpExchange ex, int max, ByteArrayOutputStream keep) throws IOException {
-        byte[] chunk = new byte[16 * 1024];
-        long total = 0;
-        try (InputStream in = ex.getRequestBody()) {
-            int n;
-            while ((n = in.read(chunk)) >= 0) {
-                total += n;
-                if (keep != null && total <= max) {
-                    keep.write(chunk, 0, n);
-                } else if (total > max + DISCARD_LIMIT) {
-                    ex.getResponseHeaders().set("Connection", "close");
-                    break;
-                }
-            }
-        }
-        return total;
+    /** {@code text} cut to {@link #MAX_QUOTED} characters, marked when cut. */
+    static String quote(String text) {
+        return text.length() <= MAX_QUOTED ? text : text.substring(0, MAX_QUOTED) + "...";
     }
 
     static byte[] utf8(String s) {

@@ -46,12 +46,43 @@ final class Ingest {
         this.targets = Map.copyOf(targets);
     }
 
+    /**
+     * The refusal a request gets before its body is read, when one is certain already: no such
+     * target, a target whose init failed, or a queue at its limit. Senders such as Ceph RGW retry a
+     * refused request every few tens of milliseconds, so this answer must cost no body read and
+     * no parse. Each such refusal counts one event in {@code failed_messages} (the body's events
+     * are unknown).
+     */
+    Optional<IngestResult.Rejected> refusalBeforeBody(TargetKind kind, Optional<String> id) {
+        List<NatsTarget> addressed = addressed(kind, id);
+        if (addressed.isEmpty()) {
+            return Optional.of(unknown(kind, id));
+        }
+        for (NatsTarget t : addressed) {
+            try {
+                t.admit(1).close();
+            } catch (QueueFullException e) {
+                return Optional.of(IngestResult.Rejected.retryLater(
+                    "queue full: " + t.displayId() + " is at queue_limit " + e.limit(), RETRY_SOON));
+            } catch (TargetUnavailableException e) {
+                return Optional.of(IngestResult.Rejected.retryLater(e.getMessage(), RETRY_INIT));
+            } catch (QueueStoreException e) {
+                return Optional.empty(); // the full path below reports it
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static IngestResult.Rejected unknown(TargetKind kind, Optional<String> id) {
+        return IngestResult.Rejected.of(404, id.map(i -> "unknown " + kind.label() + " target: " + HttpJson.quote(i))
+            .orElse("no " + kind.label() + " NATS target is enabled"));
+    }
+
     /** Queues {@code body} on the targets of {@code kind} (all of them, or the one named {@code id}). */
     IngestResult accept(TargetKind kind, Optional<String> id, byte[] body) {
         List<NatsTarget> addressed = addressed(kind, id);
         if (addressed.isEmpty()) {
-            return IngestResult.Rejected.of(404, id.map(i -> "unknown " + kind.label() + " target: " + i)
-                .orElse("no " + kind.label() + " NATS target is enabled"));
+            return unknown(kind, id);
         }
         List<OutboundEvent> events;
         try {
@@ -60,7 +91,7 @@ final class Ingest {
         } catch (MalformedEventException e) {
             // The message never quotes body content (MalformedEventException), so it is safe to log.
             log.warn("ingest rejected a malformed body kind={} target={} error=\"{}\"", kind.label(),
-                id.orElse("*"), e.getMessage());
+                id.map(HttpJson::quote).orElse("*"), e.getMessage());
             return IngestResult.Rejected.of(400, "malformed " + kind.label() + " body: " + e.getMessage());
         }
         List<TargetAdmission> admitted = new ArrayList<>(addressed.size());

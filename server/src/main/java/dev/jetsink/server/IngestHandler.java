@@ -1,106 +1,151 @@
 package dev.jetsink.server;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.jetsink.config.TargetKind;
 import dev.jetsink.event.EventParser;
-import java.io.IOException;
+import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /notify}, {@code POST /notify/{id}}, {@code POST /audit}, {@code POST /audit/{id}}:
  * the webhook endpoints an object store's notify and audit targets point at (SPEC §3.1). Checks
- * the bearer token, bounds the body at 4 MiB and the bytes held by all requests at once
- * ({@link BodyBudget}), and hands it to {@link Ingest}.
+ * the token in every form a real sender uses, refuses what it can before reading the body (a
+ * retry storm against a full queue costs no body read), reads the body without holding a thread
+ * ({@link BodyReader}), and hands it to {@link Ingest}.
  */
-final class IngestHandler implements HttpHandler {
+final class IngestHandler extends Handler.Abstract {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(IngestHandler.class);
+    private static final Logger log = LoggerFactory.getLogger(IngestHandler.class);
+    /** MinIO's audit webhook states how many entries a batch holds; it is counted, never trusted. */
+    static final String PAYLOAD_COUNT = "X-Minio-Webhook-Payload-Count";
 
     private final TargetKind kind;
     private final Ingest ingest;
     private final Optional<BearerToken> token;
     private final BodyBudget budget;
+    private final RequestDeadlines deadlines;
+    private final Counter countMismatches;
     private final BusyLog busy = new BusyLog();
 
-    IngestHandler(TargetKind kind, Ingest ingest, Optional<BearerToken> token, BodyBudget budget) {
+    IngestHandler(TargetKind kind, Ingest ingest, Optional<BearerToken> token, BodyBudget budget,
+                  RequestDeadlines deadlines, Counter countMismatches) {
         this.kind = kind;
         this.ingest = ingest;
         this.token = token;
         this.budget = budget;
+        this.deadlines = deadlines;
+        this.countMismatches = countMismatches;
     }
 
     @Override
-    public void handle(HttpExchange ex) throws IOException {
-        Optional<Optional<String>> target = targetOf(ex.getRequestURI().getPath());
+    public boolean handle(Request request, Response response, Callback callback) {
+        Optional<Optional<String>> target = targetOf(Request.getPathInContext(request));
         if (target.isEmpty()) {
-            HttpJson.error(ex, 404, "not found");
-            return;
+            HttpJson.error(response, callback, 404, "not found");
+            return true;
         }
-        if (!"POST".equals(ex.getRequestMethod())) {
-            ex.getResponseHeaders().set("Allow", "POST");
-            HttpJson.error(ex, 405, "use POST");
-            return;
+        if (!"POST".equals(request.getMethod())) {
+            response.getHeaders().put(HttpHeader.ALLOW, "POST");
+            HttpJson.error(response, callback, 405, "use POST");
+            return true;
         }
-        if (token.isPresent() && !token.get().accepts(Optional.ofNullable(ex.getRequestHeaders().getFirst("Authorization")))) {
-            ex.getResponseHeaders().set("WWW-Authenticate", "Bearer");
-            HttpJson.error(ex, 401, "missing or wrong bearer token");
-            return;
+        if (token.isPresent() && !token.get().acceptsAnySenderForm(
+                Optional.ofNullable(request.getHeaders().get(HttpHeader.AUTHORIZATION)))) {
+            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+            HttpJson.error(response, callback, 401, "missing or wrong token");
+            return true;
         }
-        Optional<BodyBudget.Grant> room;
-        try {
-            room = budget.acquire(declaredLength(ex), BodyBudget.WAIT);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            room = Optional.empty();
+        Optional<IngestResult.Rejected> early = ingest.refusalBeforeBody(kind, target.get());
+        if (early.isPresent()) {
+            reject(response, callback, early.get());
+            return true;
         }
-        if (room.isEmpty()) {
+        AtomicBoolean gone = new AtomicBoolean();
+        request.addFailureListener(failure -> gone.set(true));
+        BodyBudget.Grant grant = budget.open();
+        BodyReader.read(request, EventParser.MAX_BODY_BYTES, grant, deadlines, outcome -> {
+            try (grant) {
+                answer(request, response, callback, target.get(), outcome, gone);
+            } catch (RuntimeException e) {
+                log.error("ingest failed kind={} error=\"{}\"", kind.label(), e.toString());
+                callback.failed(e);
+            }
+        });
+        return true;
+    }
+
+    private void answer(Request request, Response response, Callback callback, Optional<String> target,
+                        BodyReader.Outcome outcome, AtomicBoolean gone) {
+        if (outcome instanceof BodyReader.Outcome.Complete complete) {
+            if (gone.get() || !connected(request)) {
+                // The sender gave up (and will retry): queueing now would store the event twice.
+                log.debug("ingest dropped a request whose client went away kind={}", kind.label());
+                callback.failed(new java.io.IOException("client went away before its body was queued"));
+                return;
+            }
+            IngestResult result = ingest.accept(kind, target, complete.body());
+            if (result instanceof IngestResult.Accepted a) {
+                checkCount(request, a.events());
+                Map<String, Object> body = new LinkedHashMap<>();
+                body.put("accepted", a.events());
+                HttpJson.send(response, callback, 200, body);
+            } else if (result instanceof IngestResult.Rejected r) {
+                reject(response, callback, r);
+            }
+        } else if (outcome instanceof BodyReader.Outcome.TooLarge t) {
+            HttpJson.errorAndClose(response, callback, 413, "body larger than " + t.limit() + " bytes", Optional.empty());
+        } else if (outcome instanceof BodyReader.Outcome.Busy) {
             busy.refused(budget.capacityBytes());
-            HttpJson.discard(ex, EventParser.MAX_BODY_BYTES);
-            HttpJson.error(ex, 503, "ingest busy: too many large bodies in flight", Optional.of(Duration.ofSeconds(1)));
-            return;
-        }
-        try (BodyBudget.Grant held = room.get()) {
-            answer(ex, target.get());
-        }
-    }
-
-    private void answer(HttpExchange ex, Optional<String> target) throws IOException {
-        Optional<byte[]> body = HttpJson.readAtMost(ex, EventParser.MAX_BODY_BYTES);
-        if (body.isEmpty()) {
-            HttpJson.error(ex, 413, "body larger than " + EventParser.MAX_BODY_BYTES + " bytes");
-            return;
-        }
-        IngestResult result = ingest.accept(kind, target, body.get());
-        if (result instanceof IngestResult.Accepted a) {
-            Map<String, Object> answer = new LinkedHashMap<>();
-            answer.put("accepted", a.events());
-            HttpJson.send(ex, 200, answer);
-        } else if (result instanceof IngestResult.Rejected r) {
-            HttpJson.error(ex, r.status(), r.error(), r.retryAfter());
+            HttpJson.errorAndClose(response, callback, 503, "ingest busy: too many large bodies in flight",
+                Optional.of(Duration.ofSeconds(1)));
+        } else if (outcome instanceof BodyReader.Outcome.TimedOut) {
+            HttpJson.errorAndClose(response, callback, 408, "request body not received within the request timeout",
+                Optional.empty());
+        } else if (outcome instanceof BodyReader.Outcome.Failed f) {
+            callback.failed(f.cause());
         }
     }
 
-    private static OptionalLong declaredLength(HttpExchange ex) {
-        String value = ex.getRequestHeaders().getFirst("Content-Length");
-        if (value == null) {
-            return OptionalLong.empty();
+    private static void reject(Response response, Callback callback, IngestResult.Rejected r) {
+        HttpJson.error(response, callback, r.status(), r.error(), r.retryAfter());
+    }
+
+    private static boolean connected(Request request) {
+        EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+        return endPoint.isOpen();
+    }
+
+    // MinIO replays a multi-entry batch from its queue with a count of 1: the lines decide.
+    private void checkCount(Request request, int events) {
+        String stated = request.getHeaders().get(PAYLOAD_COUNT);
+        if (stated == null) {
+            return;
         }
-        try {
-            return OptionalLong.of(Long.parseLong(value.trim()));
-        } catch (NumberFormatException e) {
-            return OptionalLong.empty();
+        String trimmed = stated.trim();
+        if (!trimmed.equals(Integer.toString(events))) {
+            countMismatches.increment();
+            log.debug("payload count header differs from the entries in the body kind={} header={} entries={}",
+                kind.label(), HttpJson.quote(trimmed), events);
         }
     }
 
     /** One warning for the first busy refusal, then at most one a minute with the count since. */
     private static final class BusyLog {
         private static final long EVERY_NANOS = Duration.ofMinutes(1).toNanos();
-        private final java.util.concurrent.atomic.AtomicLong since = new java.util.concurrent.atomic.AtomicLong();
+        private final AtomicLong since = new AtomicLong();
         private volatile long lastNanos = System.nanoTime() - EVERY_NANOS;
 
         void refused(long capacityBytes) {
@@ -109,7 +154,7 @@ final class IngestHandler implements HttpHandler {
             if (now - lastNanos >= EVERY_NANOS) {
                 lastNanos = now;
                 since.addAndGet(-n);
-                LOG.warn("ingest busy, requests refused with 503 refused={} body_budget_bytes={} (raise the heap with"
+                log.warn("ingest busy, requests refused with 503 refused={} body_budget_bytes={} (raise the heap with"
                     + " JAVA_OPTS if this recurs)", n, capacityBytes);
             }
         }
@@ -127,7 +172,7 @@ final class IngestHandler implements HttpHandler {
                 id = id.substring(0, id.length() - 1);
             }
             if (!id.isEmpty() && !id.contains("/")) {
-                return Optional.of(Optional.of(id.toLowerCase(java.util.Locale.ROOT)));
+                return Optional.of(Optional.of(id.toLowerCase(Locale.ROOT)));
             }
         }
         return Optional.empty();

@@ -1,12 +1,13 @@
 package dev.jetsink.server;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.IOException;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
-/** {@code GET /metrics}: the registry in Prometheus text format (SPEC §9). */
-final class MetricsHandler implements HttpHandler {
+/** {@code GET /metrics} (and {@code HEAD}): the registry in Prometheus text format (SPEC §9). */
+final class MetricsHandler extends Handler.Abstract {
 
     private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private final PrometheusMeterRegistry registry;
@@ -16,10 +17,10 @@ final class MetricsHandler implements HttpHandler {
     }
 
     @Override
-    public void handle(HttpExchange ex) throws IOException {
-        if (!HttpJson.allowOnly(ex, "GET")) {
-            return;
+    public boolean handle(Request request, Response response, Callback callback) {
+        if (HttpJson.allowOnly(request, response, callback, "GET")) {
+            HttpJson.send(response, callback, 200, HttpJson.utf8(registry.scrape()), CONTENT_TYPE);
         }
-        HttpJson.send(ex, 200, HttpJson.utf8(registry.scrape()), CONTENT_TYPE);
+        return true;
     }
 }

@@ -2,9 +2,6 @@ package dev.jetsink.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
-import java.util.Optional;
-import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class BodyBudgetTest {
@@ -18,38 +15,42 @@ class BodyBudgetTest {
     }
 
     @Test
-    void largeBodiesBeyondTheBudgetAreRefusedWhileSmallOnesStillFit() throws Exception {
+    void aBodyIsChargedForReceivedBytesNotForWhatItDeclares() {
+        BodyBudget budget = new BodyBudget(MAX, MAX);
+        BodyBudget.Grant stalled = budget.open();
+        BodyBudget.Grant other = budget.open();
+        assertThat(stalled.charge(1)).as("a stalled 4 MiB request has sent one byte").isTrue();
+        assertThat(other.charge(MAX - 1024)).as("everything but the stalled request's 1 KiB unit is free").isTrue();
+    }
+
+    @Test
+    void largeBodiesBeyondTheBudgetAreRefusedWhileSmallOnesStillFit() {
         BodyBudget budget = new BodyBudget(8L << 20, MAX);
-        Optional<BodyBudget.Grant> first = budget.acquire(OptionalLong.of(MAX), Duration.ZERO);
-        Optional<BodyBudget.Grant> second = budget.acquire(OptionalLong.of(MAX - 2048), Duration.ZERO);
-        assertThat(first).isPresent();
-        assertThat(second).isPresent();
-        assertThat(budget.acquire(OptionalLong.of(MAX), Duration.ofMillis(20))).as("no room for a third").isEmpty();
-        assertThat(budget.acquire(OptionalLong.of(1500), Duration.ZERO)).as("a webhook of 1.5 KiB fits").isPresent();
-        first.get().close();
-        first.get().close(); // idempotent: gives back its room once
-        assertThat(budget.acquire(OptionalLong.of(MAX), Duration.ZERO)).isPresent();
-        assertThat(budget.acquire(OptionalLong.of(MAX), Duration.ZERO)).isEmpty();
+        BodyBudget.Grant first = budget.open();
+        BodyBudget.Grant second = budget.open();
+        assertThat(first.charge(MAX)).isTrue();
+        assertThat(second.charge(MAX - 2048)).isTrue();
+        BodyBudget.Grant third = budget.open();
+        assertThat(third.charge(MAX)).as("no room for a third maximal body").isFalse();
+        assertThat(third.bytes()).as("a refused charge takes nothing").isZero();
+        assertThat(budget.open().charge(1500)).as("a webhook of 1.5 KiB fits").isTrue();
+        first.close();
+        first.close(); // idempotent: gives back its room once
+        assertThat(third.charge(MAX)).isTrue();
+        assertThat(budget.open().charge(MAX)).isFalse();
     }
 
     @Test
-    void aBodyWithoutADeclaredLengthHoldsTheMaximum() throws Exception {
+    void aBodyGrowsChunkByChunkAndGivesEverythingBackOnClose() {
         BodyBudget budget = new BodyBudget(MAX, MAX);
-        Optional<BodyBudget.Grant> chunked = budget.acquire(OptionalLong.empty(), Duration.ZERO);
-        assertThat(chunked).isPresent();
-        assertThat(budget.acquire(OptionalLong.of(10), Duration.ZERO)).isEmpty();
-        chunked.get().close();
-        assertThat(budget.acquire(OptionalLong.of(Long.MAX_VALUE), Duration.ZERO))
-            .as("an oversized declaration holds the maximum, then gets its 413").isPresent();
-    }
-
-    @Test
-    void aWaitingRequestGetsRoomWhenAnotherIsAnswered() throws Exception {
-        BodyBudget budget = new BodyBudget(MAX, MAX);
-        BodyBudget.Grant held = budget.acquire(OptionalLong.of(MAX), Duration.ZERO).orElseThrow();
-        Thread releaser = new Thread(held::close);
-        releaser.start();
-        assertThat(budget.acquire(OptionalLong.of(MAX), Duration.ofSeconds(10))).isPresent();
-        releaser.join();
+        BodyBudget.Grant growing = budget.open();
+        for (int i = 0; i < 4096; i++) {
+            assertThat(growing.charge(1024)).isTrue();
+        }
+        assertThat(growing.bytes()).isEqualTo(MAX);
+        assertThat(budget.open().charge(1)).as("the budget is spent").isFalse();
+        growing.close();
+        assertThat(growing.charge(1)).as("a closed grant takes nothing more").isFalse();
+        assertThat(budget.open().charge(MAX)).isTrue();
     }
 }
