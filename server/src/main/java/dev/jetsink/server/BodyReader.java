@@ -116,6 +116,7 @@ final class BodyReader {
             boolean last = chunk.isLast();
             chunk.release();
             if (last) {
+                HttpJson.bodyRead(request);
                 deadlines.received(request.getConnectionMetaData().getConnection());
                 finish(new Outcome.Complete(bytes.toByteArray()));
                 return;

@@ -1,7 +1,6 @@
 package dev.jetsink.server;
 
 import java.util.Optional;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -29,7 +28,7 @@ final class GateHandler extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        if (request.getLength() <= 0 && !request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING)) {
+        if (!HttpJson.hasBody(request)) {
             deadlines.received(request.getConnectionMetaData().getConnection());
         }
         if (!gate.enter()) {

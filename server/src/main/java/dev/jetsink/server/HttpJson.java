@@ -22,6 +22,7 @@ final class HttpJson {
     static final ObjectMapper JSON = new ObjectMapper();
     /** Error bodies quote at most this many characters of anything the client sent. */
     static final int MAX_QUOTED = 200;
+    private static final String BODY_READ = "jetsink.bodyRead";
 
     private HttpJson() {
     }
@@ -68,13 +69,31 @@ final class HttpJson {
         return false;
     }
 
-    /** Sends {@code bytes} with a Content-Length; a HEAD request gets the headers only. */
+    /**
+     * Sends {@code bytes} with a Content-Length; a HEAD request gets the headers only. An answer
+     * given before the request's body was read says {@code Connection: close}: Jetty closes such a
+     * connection afterwards, and a keep-alive client must not send its next request into it.
+     */
     static void send(Response response, Callback callback, int status, byte[] bytes, String contentType) {
+        Request request = response.getRequest();
+        if (hasBody(request) && request.getAttribute(BODY_READ) == null) {
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+        }
         response.setStatus(status);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
-        boolean head = HttpMethod.HEAD.is(response.getRequest().getMethod());
+        boolean head = HttpMethod.HEAD.is(request.getMethod());
         response.write(true, head ? BufferUtil.EMPTY_BUFFER : ByteBuffer.wrap(bytes), callback);
+    }
+
+    /** Whether the request carries a body (a positive Content-Length, or chunks). */
+    static boolean hasBody(Request request) {
+        return request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+    }
+
+    /** Marks the request's body as read to its end ({@link BodyReader}). */
+    static void bodyRead(Request request) {
+        request.setAttribute(BODY_READ, Boolean.TRUE);
     }
 
     /** {@code text} cut to {@link #MAX_QUOTED} characters, marked when cut. */

@@ -20,8 +20,14 @@ final class Routes extends Handler.Abstract {
     Routes(Handler root, Map<String, Handler> prefixes) {
         this.root = root;
         this.prefixes = new LinkedHashMap<>(prefixes);
-        installBean(root);
-        this.prefixes.values().forEach(this::installBean);
+    }
+
+    // The route handlers are plain functions of the request; they share this one's server.
+    @Override
+    public void setServer(org.eclipse.jetty.server.Server server) {
+        super.setServer(server);
+        root.setServer(server);
+        prefixes.values().forEach(h -> h.setServer(server));
     }
 
     @Override

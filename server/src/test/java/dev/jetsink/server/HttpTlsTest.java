@@ -1,0 +1,182 @@
+package dev.jetsink.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.nats.PemTls;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** TLS on the HTTP port (ingest, admin, metrics, health), with certificates from a CA made per test. */
+class HttpTlsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aClientTrustingTheCaPostsAnEventOverTls() throws Exception {
+        TestCa ca = TestCa.create(dir, "right");
+        Path[] server = ca.issueServer("server", 11);
+        try (DaemonHarness h = tlsDaemon(server, Optional.empty())) {
+            Answer a = exchange(h, context(ca.cert, Optional.empty()), post(WebhookFixtures.putPhoto(1)));
+            assertThat(a.statusLine).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(a.serial).isEqualTo(BigInteger.valueOf(11));
+            await().atMost(DaemonHarness.AWAIT).until(() -> h.target(TargetKind.NOTIFY, "_").acceptedCount() == 1);
+            assertThat(exchange(h, context(ca.cert, Optional.empty()), get("/health")).statusLine).contains("200");
+        }
+    }
+
+    @Test
+    void aClientTrustingAnotherCaRefusesTheServer() throws Exception {
+        TestCa ca = TestCa.create(dir, "right");
+        TestCa other = TestCa.create(dir, "other");
+        try (DaemonHarness h = tlsDaemon(ca.issueServer("server", 12), Optional.empty())) {
+            assertThatThrownBy(() -> exchange(h, context(other.cert, Optional.empty()), get("/health")))
+                .isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
+        }
+    }
+
+    @Test
+    void plainHttpToTheTlsPortGetsNoAnswer() throws Exception {
+        TestCa ca = TestCa.create(dir, "right");
+        try (DaemonHarness h = tlsDaemon(ca.issueServer("server", 13), Optional.empty());
+             Socket plain = new Socket("127.0.0.1", h.daemon.address().getPort())) {
+            plain.setSoTimeout(10_000);
+            plain.getOutputStream().write(post(WebhookFixtures.putPhoto(1)));
+            byte[] reply = readSome(plain.getInputStream());
+            assertThat(new String(reply, StandardCharsets.ISO_8859_1)).doesNotStartWith("HTTP/1.1 200");
+            assertThat(h.target(TargetKind.NOTIFY, "_").acceptedCount()).isZero();
+        }
+    }
+
+    @Test
+    void withAClientCaAClientWithoutACertificateIsRefusedAndOneWithACertificateIsServed() throws Exception {
+        TestCa ca = TestCa.create(dir, "right");
+        TestCa clients = TestCa.create(dir, "clients");
+        Path[] client = clients.issueClient("client", 21);
+        try (DaemonHarness h = tlsDaemon(ca.issueServer("server", 14), Optional.of(clients.cert))) {
+            assertThatThrownBy(() -> exchange(h, context(ca.cert, Optional.empty()), post(WebhookFixtures.putPhoto(1))))
+                .isInstanceOf(IOException.class);
+            Answer served = exchange(h, context(ca.cert, Optional.of(client)), post(WebhookFixtures.putPhoto(2)));
+            assertThat(served.statusLine).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(h.target(TargetKind.NOTIFY, "_").acceptedCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRotatedCertificateReachesNewConnectionsWithoutARestartAndABrokenOneIsNotTaken() throws Exception {
+        TestCa ca = TestCa.create(dir, "right");
+        Path[] first = ca.issueServer("first", 101);
+        Path cert = dir.resolve("live-cert.pem");
+        Path key = dir.resolve("live-key.pem");
+        Files.copy(first[0], cert);
+        Files.copy(first[1], key);
+        try (DaemonHarness h = tlsDaemon(new Path[] {cert, key}, Optional.empty())) {
+            SSLContext trusting = context(ca.cert, Optional.empty());
+            assertThat(exchange(h, trusting, get("/health")).serial).isEqualTo(BigInteger.valueOf(101));
+
+            Path[] second = ca.issueServer("second", 202);
+            replace(second[1], key);
+            replace(second[0], cert);
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> exchange(h, trusting, get("/health")).serial.equals(BigInteger.valueOf(202)));
+
+            Files.writeString(dir.resolve("broken.pem"), "-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n");
+            replace(dir.resolve("broken.pem"), key);
+            await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(500))
+                .until(() -> exchange(h, trusting, get("/health")).serial.equals(BigInteger.valueOf(202)));
+        }
+    }
+
+    private DaemonHarness tlsDaemon(Path[] server, Optional<Path> clientCa) throws Exception {
+        DaemonHarness h = new DaemonHarness().withDefaultStream().with(Map.of(
+            "JETSINK_HTTP_TLS_CERT", server[0].toAbsolutePath().toString(),
+            "JETSINK_HTTP_TLS_KEY", server[1].toAbsolutePath().toString()));
+        clientCa.ifPresent(ca -> h.with(Map.of("JETSINK_HTTP_TLS_CLIENT_CA", ca.toAbsolutePath().toString())));
+        return h.start();
+    }
+
+    private static void replace(Path from, Path to) throws IOException {
+        Path tmp = to.resolveSibling(to.getFileName() + ".new");
+        Files.copy(from, tmp, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static SSLContext context(Path trustedCa, Optional<Path[]> clientIdentity) throws Exception {
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(PemTls.trustStore(trustedCa));
+        KeyManagerFactory keys = null;
+        if (clientIdentity.isPresent()) {
+            char[] password = "test".toCharArray();
+            KeyStore store = PemTls.identityStore(clientIdentity.get()[0], clientIdentity.get()[1], password);
+            keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(store, password);
+        }
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys == null ? null : keys.getKeyManagers(), trust.getTrustManagers(), null);
+        return context;
+    }
+
+    private record Answer(String statusLine, BigInteger serial) {
+    }
+
+    /** One request on a new TLS connection (so a rotation shows): its status line and the server's serial. */
+    private static Answer exchange(DaemonHarness h, SSLContext context, byte[] request) throws IOException {
+        try (SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", h.daemon.address().getPort())) {
+            s.setSoTimeout(10_000);
+            javax.net.ssl.SSLParameters p = s.getSSLParameters();
+            p.setEndpointIdentificationAlgorithm("HTTPS");
+            s.setSSLParameters(p);
+            s.startHandshake();
+            BigInteger serial = ((X509Certificate) s.getSession().getPeerCertificates()[0]).getSerialNumber();
+            OutputStream out = s.getOutputStream();
+            out.write(request);
+            out.flush();
+            String reply = new String(readSome(s.getInputStream()), StandardCharsets.ISO_8859_1);
+            if (reply.isEmpty()) {
+                throw new IOException("connection closed without an answer");
+            }
+            return new Answer(reply.lines().findFirst().orElse(""), serial);
+        }
+    }
+
+    private static byte[] readSome(InputStream in) throws IOException {
+        byte[] buf = new byte[4096];
+        int n = in.read(buf);
+        return n <= 0 ? new byte[0] : java.util.Arrays.copyOf(buf, n);
+    }
+
+    private static byte[] get(String path) {
+        return ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] post(String json) {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        String head = "POST /notify HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nConnection: close\r\n"
+            + "Content-Length: " + body.length + "\r\n\r\n";
+        byte[] out = new byte[head.length() + body.length];
+        System.arraycopy(head.getBytes(StandardCharsets.US_ASCII), 0, out, 0, head.length());
+        System.arraycopy(body, 0, out, head.length(), body.length);
+        return out;
+    }
+}

@@ -1,0 +1,67 @@
+package dev.jetsink.server;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A throw-away certificate authority made with the {@code openssl} command (bin/test installs it),
+ * issuing EC P-256 server certificates for {@code localhost}/{@code 127.0.0.1} and client
+ * certificates with chosen serial numbers. Keys are PKCS#8 PEM, as jetsink reads them.
+ */
+final class TestCa {
+
+    final Path dir;
+    final Path cert;
+    private final Path key;
+
+    private TestCa(Path dir, Path cert, Path key) {
+        this.dir = dir;
+        this.cert = cert;
+        this.key = key;
+    }
+
+    static TestCa create(Path dir, String name) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        Path cert = dir.resolve(name + "-ca.pem");
+        Path key = dir.resolve(name + "-ca-key.pem");
+        openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", key.toString(), "-out", cert.toString(), "-days", "2", "-subj", "/CN=" + name);
+        return new TestCa(dir, cert, key);
+    }
+
+    /** A server certificate and key with {@code serial}, written to {@code stem-cert.pem} and {@code stem-key.pem}. */
+    Path[] issueServer(String stem, long serial) throws IOException, InterruptedException {
+        return issue(stem, serial, "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
+    }
+
+    Path[] issueClient(String stem, long serial) throws IOException, InterruptedException {
+        return issue(stem, serial, "extendedKeyUsage=clientAuth\n");
+    }
+
+    private Path[] issue(String stem, long serial, String extensions) throws IOException, InterruptedException {
+        Path certOut = dir.resolve(stem + "-cert.pem");
+        Path keyOut = dir.resolve(stem + "-key.pem");
+        Path csr = dir.resolve(stem + ".csr");
+        Path ext = dir.resolve(stem + ".ext");
+        Files.writeString(ext, extensions);
+        openssl(dir, "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyOut.toString());
+        openssl(dir, "req", "-new", "-key", keyOut.toString(), "-subj", "/CN=" + stem, "-out", csr.toString());
+        openssl(dir, "x509", "-req", "-in", csr.toString(), "-CA", cert.toString(), "-CAkey", key.toString(),
+            "-set_serial", Long.toString(serial), "-days", "2", "-extfile", ext.toString(), "-out", certOut.toString());
+        return new Path[] {certOut, keyOut};
+    }
+
+    private static void openssl(Path dir, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add("openssl");
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (p.waitFor() != 0) {
+            throw new IOException("openssl " + String.join(" ", args) + " failed:\n" + out);
+        }
+    }
+}
