@@ -120,6 +120,63 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void httpLimitsDefaultAsTheKeyTableSays() {
+        HttpSettings http = load(notifyTarget()).config().daemon().http();
+        assertThat(http).isEqualTo(HttpSettings.defaults());
+        assertThat(http.idleTimeout()).hasSeconds(30);
+        assertThat(http.requestTimeout()).hasSeconds(30);
+        assertThat(http.maxConnections()).isEqualTo(4096);
+        assertThat(http.maxHeaderBytes()).isEqualTo(16_384);
+        assertThat(http.tls()).isEmpty();
+    }
+
+    @Test
+    void httpLimitsAndTlsAreRead() {
+        Map<String, String> env = notifyTarget();
+        env.put("JETSINK_HTTP_IDLE_TIMEOUT_SECS", "5");
+        env.put("JETSINK_HTTP_REQUEST_TIMEOUT_SECS", "7");
+        env.put("JETSINK_HTTP_MAX_CONNECTIONS", "100");
+        env.put("JETSINK_HTTP_MAX_HEADER_BYTES", "8192");
+        env.put("JETSINK_HTTP_TLS_CERT", "/etc/jetsink/cert.pem");
+        env.put("JETSINK_HTTP_TLS_KEY", "/etc/jetsink/key.pem");
+        env.put("JETSINK_HTTP_TLS_CLIENT_CA", "/etc/jetsink/clients.pem");
+        LoadedConfig loaded = load(env);
+        assertThat(loaded.errors()).isEmpty();
+        HttpSettings http = loaded.config().daemon().http();
+        assertThat(http.idleTimeout()).hasSeconds(5);
+        assertThat(http.requestTimeout()).hasSeconds(7);
+        assertThat(http.maxConnections()).isEqualTo(100);
+        assertThat(http.maxHeaderBytes()).isEqualTo(8192);
+        assertThat(http.tls()).contains(new HttpSettings.Tls(Path.of("/etc/jetsink/cert.pem"),
+            Path.of("/etc/jetsink/key.pem"), java.util.Optional.of(Path.of("/etc/jetsink/clients.pem"))));
+    }
+
+    @Test
+    void badHttpValuesAndHalfATlsPairAreErrorsNamingTheVariable() {
+        Map<String, String> env = notifyTarget();
+        env.put("JETSINK_HTTP_IDLE_TIMEOUT_SECS", "0");
+        env.put("JETSINK_HTTP_REQUEST_TIMEOUT_SECS", "soon");
+        env.put("JETSINK_HTTP_MAX_CONNECTIONS", "-4");
+        env.put("JETSINK_HTTP_MAX_HEADER_BYTES", "100");
+        env.put("JETSINK_HTTP_TLS_CERT", "/etc/jetsink/cert.pem");
+        env.put("JETSINK_HTTP_TLS_CLIENT_CA", "clients.pem");
+        assertThat(load(env).errors()).extracting(ConfigProblem::describe).containsExactlyInAnyOrder(
+            "daemon: JETSINK_HTTP_IDLE_TIMEOUT_SECS must be a whole number of seconds from 1 to 86400",
+            "daemon: JETSINK_HTTP_REQUEST_TIMEOUT_SECS must be a whole number of seconds from 1 to 86400",
+            "daemon: JETSINK_HTTP_MAX_CONNECTIONS must be a whole number from 1 to 1000000",
+            "daemon: JETSINK_HTTP_MAX_HEADER_BYTES must be a whole number of bytes from 1024 to 1048576",
+            "daemon: JETSINK_HTTP_TLS_CLIENT_CA must be an absolute path: clients.pem",
+            "daemon: JETSINK_HTTP_TLS_CERT and JETSINK_HTTP_TLS_KEY must be set together");
+    }
+
+    @Test
+    void aMistypedHttpSettingIsAnUnknownKeyWithASuggestion() {
+        assertThat(load(Map.of("JETSINK_HTTP_IDLE_TIMEOUT_SEC", "5")).errors()).singleElement()
+            .extracting(ConfigProblem::message)
+            .isEqualTo("unknown configuration key JETSINK_HTTP_IDLE_TIMEOUT_SEC (did you mean JETSINK_HTTP_IDLE_TIMEOUT_SECS?)");
+    }
+
+    @Test
     void backoffScaleOtherThanOneIsAWarning() {
         LoadedConfig loaded = load(Map.of("JETSINK_BACKOFF_SCALE", "0.01"));
         assertThat(loaded.errors()).isEmpty();

@@ -42,6 +42,12 @@ final class BodyReader {
     }
 
     private static final long RETRY_MILLIS = 20;
+    /**
+     * Bytes read and thrown away after a body is refused (too large, no room) so the answer reaches
+     * the client: closing a socket with unread input resets it, and the client would lose the
+     * answer. Past this the connection is closed anyway.
+     */
+    private static final long DISCARD_LIMIT = 64L * 1024 * 1024;
 
     private final Request request;
     private final int limit;
@@ -53,6 +59,8 @@ final class BodyReader {
     private final AtomicBoolean done = new AtomicBoolean();
     private Content.Chunk waiting;
     private long waitingSince;
+    private Outcome refused;
+    private long discarded;
 
     private BodyReader(Request request, int limit, BodyBudget.Grant grant, RequestDeadlines deadlines,
                        Scheduler scheduler, Consumer<Outcome> then) {
@@ -66,18 +74,21 @@ final class BodyReader {
 
     /**
      * Starts reading; {@code then} gets the outcome on whichever thread finishes the read. A body
-     * declared longer than {@code limit} is refused before any byte is read.
+     * declared longer than {@code limit} is refused without keeping any of it.
      */
     static void read(Request request, int limit, BodyBudget.Grant grant, RequestDeadlines deadlines,
                      Consumer<Outcome> then) {
         Scheduler scheduler = request.getComponents().getScheduler();
         BodyReader reader = new BodyReader(request, limit, grant, deadlines, scheduler, then);
-        if (request.getLength() > limit) {
+        if (request.getLength() > limit + DISCARD_LIMIT) {
             reader.finish(new Outcome.TooLarge(limit));
             return;
         }
         Connection connection = request.getConnectionMetaData().getConnection();
         deadlines.whileReadingBody(connection, () -> reader.finish(new Outcome.TimedOut()));
+        if (request.getLength() > limit) {
+            reader.discardRest(new Outcome.TooLarge(limit), false);
+        }
         reader.readAvailable();
     }
 
@@ -100,10 +111,21 @@ final class BodyReader {
             }
             ByteBuffer buffer = chunk.getByteBuffer();
             int n = buffer.remaining();
-            if (bytes.size() + (long) n > limit) {
+            if (refused != null) {
+                discarded += n;
+                boolean last = chunk.isLast();
                 chunk.release();
-                finish(new Outcome.TooLarge(limit));
-                return;
+                if (last || discarded > DISCARD_LIMIT) {
+                    finish(refused);
+                    return;
+                }
+                continue;
+            }
+            if (bytes.size() + (long) n > limit) {
+                boolean last = chunk.isLast();
+                chunk.release();
+                discardRest(new Outcome.TooLarge(limit), last);
+                continue;
             }
             if (n > 0 && !grant.charge(n)) {
                 waitForRoom(chunk);
@@ -130,12 +152,24 @@ final class BodyReader {
         if (waitingSince == 0) {
             waitingSince = now;
         } else if (now - waitingSince > BodyBudget.WAIT.toNanos()) {
+            boolean last = chunk.isLast();
             chunk.release();
-            finish(new Outcome.Busy());
+            discardRest(new Outcome.Busy(), last);
+            readAvailable();
             return;
         }
         waiting = chunk;
         scheduler.schedule(this::readAvailable, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    // What was held goes back now; the rest of the body is read and dropped before the answer.
+    private void discardRest(Outcome outcome, boolean alreadyAtEnd) {
+        grant.close();
+        bytes.reset();
+        refused = outcome;
+        if (alreadyAtEnd) {
+            finish(outcome);
+        }
     }
 
     private void finish(Outcome outcome) {
