@@ -60,6 +60,8 @@ class SlowClientIT {
             slow.startDribbling();
 
             List<String> late = new ArrayList<>();
+            int acknowledged = 0;
+            int lateCount = 0;
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
             long slowest = 0;
             int sent = 0;
@@ -74,15 +76,22 @@ class SlowClientIT {
                     status = EventLoad.NO_ANSWER;
                 }
                 long took = System.nanoTime() - started;
+                if (status == 200) {
+                    acknowledged++;
+                }
                 slowest = Math.max(slowest, took);
                 if (status != 200 || took > NORMAL_POST_BUDGET.toNanos()) {
-                    late.add("event " + n + ": status " + status + " after " + TimeUnit.NANOSECONDS.toMillis(took) + " ms");
+                    if (late.size() < 20) {
+                        late.add("event " + n + ": status " + status + " after " + TimeUnit.NANOSECONDS.toMillis(took) + " ms");
+                    }
+                    lateCount++;
                 }
             }
             System.out.println("slow-clients normal_posts=" + sent + " slowest_ms=" + TimeUnit.NANOSECONDS.toMillis(slowest)
-                + " late_or_refused=" + late.size() + " slow_connections_open=" + slow.stillOpen());
+                + " late_or_refused=" + lateCount + " slow_connections_open=" + slow.stillOpen());
+            assertThat(late).as(lateCount + " normal POSTs not answered 200 within " + NORMAL_POST_BUDGET + "; the first ones")
+                .isEmpty();
             assertThat(sent).as("all normal POSTs sent within 30 s").isEqualTo(NORMAL_POSTS);
-            assertThat(late).as("every normal POST answered 200 within " + NORMAL_POST_BUDGET).isEmpty();
 
             boolean allClosed = slow.awaitAllClosed(REQUEST_TIMEOUT.plus(CLOSE_MARGIN).plusSeconds(2));
             System.out.println("slow-clients " + slow.summary());
@@ -90,7 +99,7 @@ class SlowClientIT {
             assertThat(slow.longestLife()).as("slowest close after opening").isLessThanOrEqualTo(REQUEST_TIMEOUT.plus(CLOSE_MARGIN));
             assertThat(slow.unexpectedAnswers()).as("only a 408 may precede the close").isEmpty();
 
-            assertThat(rig.awaitDrained(NORMAL_POSTS, Duration.ofSeconds(60))).as("all normal events delivered").isTrue();
+            assertThat(rig.awaitDrained(acknowledged, Duration.ofSeconds(60))).as("all acknowledged events delivered").isTrue();
             List<StoredMessage> stored = rig.readStream();
             Set<String> msgIds = new HashSet<>();
             Set<Integer> events = new HashSet<>();
