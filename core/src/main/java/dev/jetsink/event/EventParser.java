@@ -104,7 +104,16 @@ public final class EventParser {
                 throw new MalformedEventException("body is an empty array: no entries");
             }
         } else {
-            roots.forEach(r -> values.add(r.node()));
+            for (JsonBody.Root r : roots) {
+                if (isRecordsWrapper(r.node())) {
+                    r.node().get("Records").forEach(values::add);
+                } else {
+                    values.add(r.node());
+                }
+            }
+            if (values.isEmpty()) {
+                throw new MalformedEventException("Records must hold at least one entry");
+            }
         }
         List<AuditEntry> entries = new ArrayList<>(values.size());
         for (int i = 0; i < values.size(); i++) {
@@ -119,6 +128,15 @@ public final class EventParser {
             }
         }
         return List.copyOf(entries);
+    }
+
+    /**
+     * RustFS posts audit entries in the notify webhook's envelope,
+     * {@code {"EventName","Key","Records":[entry]}} (FORMATS.md, "Senders"); an audit entry itself
+     * has no {@code Records} array.
+     */
+    private static boolean isRecordsWrapper(JsonNode node) {
+        return node.isObject() && node.path("Records").isArray() && !node.has("api");
     }
 
     private static JsonNode single(List<JsonBody.Root> roots) throws MalformedEventException {

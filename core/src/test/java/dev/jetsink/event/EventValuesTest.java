@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.jetsink.config.TargetKind;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -138,6 +139,23 @@ class EventValuesTest {
         assertThat(new String(event.payload(), StandardCharsets.UTF_8)).isEqualTo(
                 "{\"EventName\":\"\",\"Key\":\"/\",\"Records\":[{\"object_name\":\"\",\"bucket_name\":\"\",\"event_name\":\"\",\"data\":{}}]}");
         assertThat(event.metadata()).isEqualTo(new EventMetadata(TargetKind.AUDIT, "", "", "", ""));
+    }
+
+    @Test
+    void rustfsAuditEntriesInTheWebhookEnvelopeAreUnwrapped() throws Exception {
+        String body = "{\"EventName\":\"s3:ObjectCreated:Put\",\"Key\":\"photos/s3:PutObject\",\"Records\":["
+            + "{\"version\":\"1.0\",\"time\":1762164942079,\"api\":{\"name\":\"s3:PutObject\",\"bucket\":\"photos\"}},"
+            + "{\"version\":\"1.0\",\"api\":{\"name\":\"s3:GetObject\",\"bucket\":\"logs\"}}]}";
+        List<OutboundEvent> events = EventParser.forKind(TargetKind.AUDIT).parse(body.getBytes(StandardCharsets.UTF_8));
+        assertThat(events).extracting(e -> e.metadata().bucket()).containsExactly("photos", "logs");
+        assertThat(events).extracting(e -> e.metadata().object()).containsExactly("s3:PutObject", "s3:GetObject");
+    }
+
+    @Test
+    void anAuditEnvelopeWithNoEntriesIsRefused() {
+        byte[] body = "{\"EventName\":\"x\",\"Records\":[]}".getBytes(StandardCharsets.UTF_8);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> EventParser.forKind(TargetKind.AUDIT).parse(body))
+            .isInstanceOf(MalformedEventException.class).hasMessageContaining("at least one entry");
     }
 
     @Test

@@ -32,6 +32,8 @@ final class HttpFront {
     private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
     /** Threads for handlers; each blocks only while its events are made durable (or health is probed). */
     static final int MAX_THREADS = 200;
+    /** The idle timeout of open connections while the connection limit is reached. */
+    static final Duration AT_LIMIT_IDLE = Duration.ofSeconds(2);
 
     private final Server server;
     private final ServerConnector connector;
@@ -84,7 +86,10 @@ final class HttpFront {
         RequestDeadlines deadlines = new RequestDeadlines(settings.requestTimeout(), connector.getScheduler());
         connector.addBean(deadlines);
         server.addConnector(connector);
-        server.addBean(new NetworkConnectionLimit(settings.maxConnections(), connector));
+        NetworkConnectionLimit limit = new NetworkConnectionLimit(settings.maxConnections(), connector);
+        // At the limit, connections that sit idle give their place up within seconds, not 30 s.
+        limit.setEndPointIdleTimeout(Math.min(settings.idleTimeout().toMillis(), AT_LIMIT_IDLE.toMillis()));
+        server.addBean(limit);
         try {
             connector.open();
         } catch (IOException e) {

@@ -41,7 +41,7 @@ class SenderFixturesIT {
             Arguments.of("minio-notify-delete.http", TargetKind.NOTIFY, List.of("scratch/tmp/report final.csv")),
             Arguments.of("minio-audit-single.http", TargetKind.AUDIT, List.of("photos/PutObject")),
             Arguments.of("minio-audit-batch3.http", TargetKind.AUDIT,
-                List.of("photos/PutObject", "photos/GetObject", "photos/DeleteObject")),
+                List.of("photos/PutObject", "photos/GetObject", "scratch/DeleteObject")),
             Arguments.of("rustfs-notify-put.http", TargetKind.NOTIFY, List.of("photos/2025/cat 1.jpg")),
             Arguments.of("rustfs-audit.http", TargetKind.AUDIT, List.of("photos/s3:PutObject")),
             Arguments.of("ceph-notify-put.http", TargetKind.NOTIFY, List.of("photos/2025/cat 1.jpg")),
@@ -100,7 +100,7 @@ class SenderFixturesIT {
         try (FaultRig rig = startRig()) {
             RawHttp.Response answer = replay(rig, request);
             assertThat(answer.status()).as(answer.statusLine() + " " + answer.text()).isEqualTo(200);
-            assertStoredKeys(rig, List.of("photos/PutObject", "photos/GetObject", "photos/DeleteObject"));
+            assertStoredKeys(rig, List.of("photos/PutObject", "photos/GetObject", "scratch/DeleteObject"));
         }
     }
 
