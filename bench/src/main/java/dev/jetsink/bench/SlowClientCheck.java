@@ -19,9 +19,9 @@ final class SlowClientCheck {
     private SlowClientCheck() {
     }
 
-    /** A fixed-rate client's p99 alone, then with {@code count} stalled connections open. */
+    /** A fixed-rate client's p99 alone, with {@code count} stalled connections open, and after they close. */
     static void run(DaemonProcess daemon, byte[] body, int rate, int seconds, int count,
-                                Map<String, Object> r) throws Exception {
+                    Map<String, Object> r) throws Exception {
         r.put("stall_rate", rate);
         r.put("stall_seconds", seconds);
         r.put("stalled_connections", count);
@@ -56,6 +56,7 @@ final class SlowClientCheck {
         r.put("stall_p99_ratio", ratio);
         r.put("after_stall_p99_ms", after.p99Ms);
         r.put("after_stall_failures", after.failures);
+        r.put("after_stall_cpu_pressure_pct", after.cpuPressurePct);
     }
 
     /**
