@@ -55,7 +55,7 @@ final class DaemonProcess implements AutoCloseable {
         env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_ENABLE", "on");
         env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME", stream);
         env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR", queueDir.toString());
-        env.put("RUSTFS_NOTIFY_NATS_QUEUE_LIMIT", "10000000");
+        env.put("RUSTFS_NOTIFY_NATS_QUEUE_LIMIT", "1000000");
         Process p = pb.start();
         try {
             return new DaemonProcess(p, awaitAddress(p));
