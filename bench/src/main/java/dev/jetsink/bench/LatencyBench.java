@@ -11,15 +11,13 @@ import io.nats.client.JetStreamSubscription;
 import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.PushSubscribeOptions;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.concurrent.TimeUnit;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -62,102 +60,61 @@ public final class LatencyBench {
             throw new IllegalArgumentException("usage: LatencyBench --jar JAR --out RESULTS.json [--rate N] [--seconds S]");
         }
         Path work = Files.createTempDirectory("jetsink-latency-bench");
-        Process daemon = null;
         try (NatsServer server = NatsServer.builder().build().start();
              Connection admin = Nats.connect(server.url())) {
             Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
-            daemon = startDaemon(jar, server.url(), work);
-            String base = "http://" + awaitAddress(daemon);
-            int total = rate * seconds;
-            long[] sentAtMicros = new long[total];
-            long[] httpMicros = new long[total];
-            AtomicLong failures = new AtomicLong();
-            String[] hostPort = base.substring("http://".length()).split(":");
-            // Warm the daemon's JIT first (events numbered past the measured ones are ignored).
-            int warm = rate * WARM_UP_SECONDS;
-            RawHttpLoad.run(hostPort[0], Integer.parseInt(hostPort[1]), rate, warm, i -> body(total + i),
-                new long[warm], new long[warm], new AtomicLong());
-            double offeredSecs = RawHttpLoad.run(hostPort[0], Integer.parseInt(hostPort[1]), rate, total,
-                LatencyBench::body, sentAtMicros, httpMicros, failures);
-            long[] storedAtMicros = readStoreTimes(admin, total);
-            long[] latency = new long[total];
-            int seen = 0;
-            for (int i = 0; i < total; i++) {
-                if (storedAtMicros[i] > 0) {
-                    latency[seen++] = storedAtMicros[i] - sentAtMicros[i];
-                }
+            try (DaemonProcess daemon = DaemonProcess.start(jar, server.url(), STREAM, SUBJECT, work, List.of())) {
+                measure(daemon, admin, rate, seconds, out);
             }
-            long[] lat = Arrays.copyOf(latency, seen);
-            Arrays.sort(lat);
-            long[] httpSorted = httpMicros.clone();
-            Arrays.sort(httpSorted);
-            ObjectNode section = new ObjectMapper().createObjectNode();
-            section.put("offered_eps", rate);
-            section.put("achieved_offer_eps", Math.round(total / offeredSecs));
-            section.put("seconds", seconds);
-            section.put("events", total);
-            section.put("stored", seen);
-            section.put("http_failures", failures.get());
-            section.put("p50_ms", pct(lat, 0.50));
-            section.put("p99_ms", pct(lat, 0.99));
-            section.put("max_ms", lat.length == 0 ? 0 : lat[lat.length - 1] / 1000.0);
-            section.put("http_p50_ms", pct(httpSorted, 0.50));
-            section.put("http_p99_ms", pct(httpSorted, 0.99));
-            System.out.printf("offered %d events/s for %d s (achieved offer %.0f/s): %d stored, %d HTTP failures; "
-                    + "request->stored p50 %.2f ms p99 %.2f ms; HTTP 200 p50 %.2f ms p99 %.2f ms%n",
-                rate, seconds, total / offeredSecs, seen, failures.get(), pct(lat, 0.50), pct(lat, 0.99),
-                pct(httpSorted, 0.50), pct(httpSorted, 0.99));
-            ObjectMapper json = new ObjectMapper();
-            ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
-            root.set("latency", section);
-            json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
-            System.out.println("wrote section latency of " + out);
         } finally {
-            if (daemon != null) {
-                daemon.destroy();
-                daemon.waitFor(10, TimeUnit.SECONDS);
-                daemon.destroyForcibly();
-            }
             BenchFiles.deleteTree(work);
         }
     }
 
-    private static Process startDaemon(Path jar, String natsUrl, Path work) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-Xmx192m", "-jar", jar.toString(), "serve")
-            .redirectErrorStream(true);
-        var env = pb.environment();
-        env.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:0");
-        env.put("RUSTFS_NOTIFY_NATS_ENABLE", "on");
-        env.put("RUSTFS_NOTIFY_NATS_ADDRESS", natsUrl);
-        env.put("RUSTFS_NOTIFY_NATS_SUBJECT", SUBJECT);
-        env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_ENABLE", "on");
-        env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME", STREAM);
-        env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR", work.toString());
-        env.put("RUSTFS_NOTIFY_NATS_QUEUE_LIMIT", "1000000");
-        return pb.start();
-    }
-
-    /** Reads the daemon's log until it names the address it bound. */
-    private static String awaitAddress(Process daemon) throws Exception {
-        BufferedReader r = new BufferedReader(new InputStreamReader(daemon.getInputStream(), StandardCharsets.UTF_8));
-        Matcher m = Pattern.compile("http listening address=(\\S+?)[\"\\s]").matcher("");
-        for (String line = r.readLine(); line != null; line = r.readLine()) {
-            if (m.reset(line + " ").find()) {
-                String address = m.group(1);
-                Thread drain = new Thread(() -> {
-                    try {
-                        r.lines().forEach(l -> { });
-                    } catch (java.io.UncheckedIOException closed) {
-                        // the daemon exited
-                    }
-                });
-                drain.setDaemon(true);
-                drain.start();
-                return address;
+    private static void measure(DaemonProcess daemon, Connection admin, int rate, int seconds, Path out) throws Exception {
+        int total = rate * seconds;
+        long[] sentAtMicros = new long[total];
+        long[] httpMicros = new long[total];
+        AtomicLong failures = new AtomicLong();
+        // Warm the daemon's JIT first (events numbered past the measured ones are ignored).
+        int warm = rate * WARM_UP_SECONDS;
+        RawHttpLoad.run(daemon.host(), daemon.port(), rate, warm, i -> body(total + i),
+            new long[warm], new long[warm], new AtomicLong());
+        double offeredSecs = RawHttpLoad.run(daemon.host(), daemon.port(), rate, total,
+            LatencyBench::body, sentAtMicros, httpMicros, failures);
+        long[] storedAtMicros = readStoreTimes(admin, total);
+        long[] latency = new long[total];
+        int seen = 0;
+        for (int i = 0; i < total; i++) {
+            if (storedAtMicros[i] > 0) {
+                latency[seen++] = storedAtMicros[i] - sentAtMicros[i];
             }
         }
-        throw new IllegalStateException("jetsink serve exited before listening");
+        long[] lat = Arrays.copyOf(latency, seen);
+        Arrays.sort(lat);
+        long[] httpSorted = httpMicros.clone();
+        Arrays.sort(httpSorted);
+        ObjectNode section = new ObjectMapper().createObjectNode();
+        section.put("offered_eps", rate);
+        section.put("achieved_offer_eps", Math.round(total / offeredSecs));
+        section.put("seconds", seconds);
+        section.put("events", total);
+        section.put("stored", seen);
+        section.put("http_failures", failures.get());
+        section.put("p50_ms", pct(lat, 0.50));
+        section.put("p99_ms", pct(lat, 0.99));
+        section.put("max_ms", lat.length == 0 ? 0 : lat[lat.length - 1] / 1000.0);
+        section.put("http_p50_ms", pct(httpSorted, 0.50));
+        section.put("http_p99_ms", pct(httpSorted, 0.99));
+        System.out.printf("offered %d events/s for %d s (achieved offer %.0f/s): %d stored, %d HTTP failures; "
+                + "request->stored p50 %.2f ms p99 %.2f ms; HTTP 200 p50 %.2f ms p99 %.2f ms%n",
+            rate, seconds, total / offeredSecs, seen, failures.get(), pct(lat, 0.50), pct(lat, 0.99),
+            pct(httpSorted, 0.50), pct(httpSorted, 0.99));
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
+        root.set("latency", section);
+        json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
+        System.out.println("wrote section latency of " + out);
     }
 
     static byte[] body(int n) {

@@ -4,8 +4,10 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,11 +21,15 @@ import java.util.function.IntFunction;
  * A fixed-rate HTTP/1.1 load generator on plain keep-alive sockets, light enough to share two
  * cores with the daemon it measures. A pacer releases request {@code i} at {@code start + i/rate};
  * a pool of connections sends them. Latency is measured from the scheduled time, so a slow server
- * cannot hide queueing delay by slowing the sender down (no coordinated omission).
+ * cannot hide queueing delay by slowing the sender down (no coordinated omission). Every read has
+ * a timeout and the run a deadline, so a server that stops answering ends the run as failures
+ * instead of hanging it.
  */
 final class RawHttpLoad {
 
     private static final int CONNECTIONS = 32;
+    private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration GRACE = Duration.ofSeconds(120);
 
     private RawHttpLoad() {
     }
@@ -37,10 +43,23 @@ final class RawHttpLoad {
      */
     static double run(String host, int port, int rate, int total, IntFunction<byte[]> body,
                       long[] scheduledAtMicros, long[] httpMicros, AtomicLong failures) throws Exception {
+        return run(host, port, rate, total, body, scheduledAtMicros, httpMicros, failures, READ_TIMEOUT, GRACE);
+    }
+
+    /**
+     * As {@link #run(String, int, int, int, IntFunction, long[], long[], AtomicLong)}, with each
+     * response awaited at most {@code readTimeout}; requests not sent within {@code grace} after the
+     * last one was due count as failures without being sent.
+     */
+    static double run(String host, int port, int rate, int total, IntFunction<byte[]> body,
+                      long[] scheduledAtMicros, long[] httpMicros, AtomicLong failures,
+                      Duration readTimeout, Duration grace) throws Exception {
         BlockingQueue<Integer> due = new LinkedBlockingQueue<>();
         List<Thread> senders = new ArrayList<>();
+        long deadline = System.nanoTime() + (long) total * 1_000_000_000L / rate + grace.toNanos();
         for (int c = 0; c < CONNECTIONS; c++) {
-            Thread t = new Thread(() -> send(host, port, due, body, scheduledAtMicros, httpMicros, failures));
+            Thread t = new Thread(() -> send(host, port, due, body, scheduledAtMicros, httpMicros, failures,
+                (int) readTimeout.toMillis(), deadline));
             t.setDaemon(true);
             t.start();
             senders.add(t);
@@ -69,14 +88,20 @@ final class RawHttpLoad {
     }
 
     private static void send(String host, int port, BlockingQueue<Integer> due, IntFunction<byte[]> body,
-                             long[] scheduledAtMicros, long[] httpMicros, AtomicLong failures) {
+                             long[] scheduledAtMicros, long[] httpMicros, AtomicLong failures,
+                             int readTimeoutMillis, long deadline) {
         Socket socket = null;
         InputStream in = null;
         try {
             for (int i = due.take(); i >= 0; i = due.take()) {
                 try {
+                    if (System.nanoTime() > deadline) {
+                        throw new IOException("run deadline passed");
+                    }
                     if (socket == null) {
-                        socket = new Socket(host, port);
+                        socket = new Socket();
+                        socket.connect(new InetSocketAddress(host, port), readTimeoutMillis);
+                        socket.setSoTimeout(readTimeoutMillis);
                         socket.setTcpNoDelay(true);
                         in = new BufferedInputStream(socket.getInputStream());
                     }

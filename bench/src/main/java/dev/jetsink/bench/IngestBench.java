@@ -1,0 +1,240 @@
+package dev.jetsink.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jetsink.testkit.NatsServer;
+import dev.jetsink.testkit.StreamSpec;
+import dev.jetsink.testkit.Streams;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * HTTP ingest capacity of a real {@code jetsink serve} (the shipped jar, one notify target on the
+ * JetStream path, fsync on) against its two ceilings, measured back to back in one run:
+ * <ol>
+ *   <li>jetsink: {@code wrk}, {@value Wrk#CONNECTIONS} keep-alive connections, POSTing one MinIO
+ *       {@code s3:ObjectCreated:Put} event (1.3 KiB) per request to {@code /notify}; afterwards the
+ *       stream must hold as many new messages as wrk counted 2xx responses;</li>
+ *   <li>raw publish: jnats {@code publishAsync} of the same payload with msg ids, window
+ *       {@value RawPublishLoad#WINDOW}, into the same kind of stream — the broker's limit;</li>
+ *   <li>nginx answering {@code return 200} to the same wrk script — the machine's HTTP ceiling;</li>
+ *   <li>slow clients: a fixed-rate normal client's p99 alone, then while {@code --stalled}
+ *       connections each sit on half a request header.</li>
+ * </ol>
+ * CPU pressure ({@link CpuPressure}) is recorded beside every figure.
+ *
+ * <p>Usage: {@code IngestBench --jar JAR --out RESULTS.json --wrk WRK --nginx NGINX [--seconds 30]
+ * [--stall-rate 2000] [--stall-seconds 15] [--stalled 500] [--jfr FILE.jfr]}.
+ */
+public final class IngestBench {
+
+    private static final String STREAM = "INGEST";
+    private static final String SUBJECT = "bench.ingest.jetsink";
+    private static final String RAW_STREAM = "INGEST_RAW";
+    private static final String RAW_SUBJECT = "bench.ingest.raw";
+    private static final String ACCEPTED = "rustfs_notification_total_messages";
+    private static final String QUEUE_LENGTH = "rustfs_notification_target_queue_length";
+
+    private IngestBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        for (String required : List.of("jar", "out", "wrk", "nginx")) {
+            if (!opts.containsKey(required)) {
+                throw new IllegalArgumentException("usage: IngestBench --jar JAR --out RESULTS.json --wrk WRK --nginx NGINX "
+                    + "[--seconds 30] [--stall-rate 2000] [--stall-seconds 15] [--stalled 500] [--jfr FILE]");
+            }
+        }
+        int seconds = Integer.parseInt(opts.getOrDefault("seconds", "30"));
+        int stallRate = Integer.parseInt(opts.getOrDefault("stall-rate", "2000"));
+        int stallSeconds = Integer.parseInt(opts.getOrDefault("stall-seconds", Integer.toString(Math.min(15, seconds))));
+        int stalled = Integer.parseInt(opts.getOrDefault("stalled", "500"));
+        Path out = Path.of(opts.get("out"));
+        byte[] body = body();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("seconds", seconds);
+        r.put("body_bytes", body.length);
+        r.put("wrk_connections", Wrk.CONNECTIONS);
+        r.put("wrk_threads", Wrk.THREADS);
+
+        CpuPressure idleStart = CpuPressure.sample();
+        Thread.sleep(3000);
+        CpuPressure idleEnd = CpuPressure.sample();
+        r.put("idle_cpu_pressure_pct", idleEnd.percentSince(idleStart).orElse(-1));
+        System.out.printf("ingest benchmark: %d s per measurement, %d B body; %s with nothing of ours running%n",
+            seconds, body.length, idleEnd.textSince(idleStart));
+
+        Path work = Files.createTempDirectory("jetsink-ingest-bench");
+        try (NatsServer server = NatsServer.builder().build().start();
+             Connection admin = Nats.connect(server.url())) {
+            Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
+            Streams.create(admin, StreamSpec.of(RAW_STREAM, RAW_SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
+            Wrk wrk = Wrk.posting(Path.of(opts.get("wrk")), body, work);
+            try (DaemonProcess daemon = DaemonProcess.start(Path.of(opts.get("jar")), server.url(), STREAM, SUBJECT,
+                Files.createDirectories(work.resolve("queue")), List.of())) {
+                jetsink(daemon, admin, wrk, seconds, opts.get("jfr"), r);
+                raw(admin, body, seconds, r);
+                nginx(Path.of(opts.get("nginx")), work.resolve("nginx"), wrk, seconds, r);
+                // The baseline p99 must be the daemon's, not a queue: offer at most half what it sustained.
+                int rate = (int) Math.min(stallRate, (double) r.get("jetsink_rps") / 2);
+                r.put("stall_rate_requested", stallRate);
+                SlowClientCheck.run(daemon, body, rate, stallSeconds, stalled, r);
+            }
+        } finally {
+            BenchFiles.deleteTree(work);
+        }
+        r.put("ratio_vs_raw", round2((double) r.get("jetsink_rps") / (double) r.get("raw_eps")));
+        r.put("ratio_vs_nginx", round2((double) r.get("jetsink_rps") / (double) r.get("nginx_rps")));
+        System.out.printf("%njetsink ingest %.0f requests/s = %.2f of raw publish (goal >= 0.5), %.2f of nginx; "
+                + "stalled-connection p99 %.2f x baseline (goal <= 2)%n", r.get("jetsink_rps"), r.get("ratio_vs_raw"),
+            r.get("ratio_vs_nginx"), r.get("stall_p99_ratio"));
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
+        root.set("ingest", json.valueToTree(r));
+        json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
+        System.out.println("wrote section ingest of " + out);
+    }
+
+    /**
+     * wrk against the daemon, then waits for its queue to drain and compares three counts: wrk's
+     * 2xx responses, the events the daemon accepted, the messages the stream gained.
+     */
+    private static void jetsink(DaemonProcess daemon, Connection admin, Wrk wrk, int seconds, String jfr,
+                                Map<String, Object> r) throws Exception {
+        int warm = Math.min(10, seconds);
+        System.out.println("warm-up jetsink  " + wrk.run(daemon.host(), daemon.port(), warm).summary());
+        awaitDrained(daemon);
+        long storedBefore = Streams.state(admin, STREAM).getMsgCount();
+        long acceptedBefore = (long) daemon.metric(ACCEPTED);
+        if (jfr != null) {
+            jcmd(daemon.pid(), "JFR.start", "name=ingest", "settings=profile");
+        }
+        Wrk.Result w = wrk.run(daemon.host(), daemon.port(), seconds);
+        if (jfr != null) {
+            jcmd(daemon.pid(), "JFR.stop", "name=ingest", "filename=" + Path.of(jfr).toAbsolutePath());
+            System.out.println("flight recording of the measured run: " + jfr);
+        }
+        System.out.println("jetsink          " + w.summary());
+        double drainSecs = awaitDrained(daemon);
+        long accepted = (long) daemon.metric(ACCEPTED) - acceptedBefore;
+        long stored = Streams.state(admin, STREAM).getMsgCount() - storedBefore;
+        // wrk stops at its deadline without reading the answers still in flight (one per connection
+        // at most): the daemon accepted and stored those events, wrk did not count them.
+        boolean consistent = stored == accepted && accepted >= w.ok() && accepted - w.ok() <= Wrk.CONNECTIONS;
+        System.out.printf("                 wrk 2xx %d, daemon accepted %d, stream gained %d (%s; queue drained %.1f s "
+            + "after wrk ended)%n", w.ok(), accepted, stored, consistent ? "consistent" : "INCONSISTENT", drainSecs);
+        r.put("jetsink_rps", round1(w.requestsPerSecond()));
+        r.put("jetsink_requests", w.requests());
+        r.put("jetsink_non_2xx", w.non2xx());
+        r.put("jetsink_socket_errors", w.socketErrors());
+        r.put("jetsink_p50_ms", w.p50Ms());
+        r.put("jetsink_p99_ms", w.p99Ms());
+        r.put("jetsink_cpu_pressure_pct", w.cpuPressurePct());
+        r.put("jetsink_2xx", w.ok());
+        r.put("accepted", accepted);
+        r.put("stored", stored);
+        r.put("stored_minus_2xx", stored - w.ok());
+        r.put("stored_consistent", consistent);
+        r.put("drain_after_wrk_s", round1(drainSecs));
+    }
+
+    private static void raw(Connection admin, byte[] body, int seconds, Map<String, Object> r) throws Exception {
+        try (Connection c = Nats.connect(admin.getConnectedUrl())) {
+            System.out.println("warm-up raw      " + RawPublishLoad.run(c, RAW_SUBJECT, body, Duration.ofSeconds(3)).summary());
+            long before = Streams.state(admin, RAW_STREAM).getMsgCount();
+            RawPublishLoad.Result p = RawPublishLoad.run(c, RAW_SUBJECT, body, Duration.ofSeconds(seconds));
+            long stored = Streams.state(admin, RAW_STREAM).getMsgCount() - before;
+            System.out.println("raw publish      " + p.summary() + "; stream holds " + stored + " new messages");
+            if (stored != p.acked() || p.errors() > 0) {
+                throw new IllegalStateException("raw publish: " + p.acked() + " acked, " + stored + " stored, "
+                    + p.errors() + " errors");
+            }
+            r.put("raw_eps", round1(p.eventsPerSecond()));
+            r.put("raw_acked", p.acked());
+            r.put("raw_window", RawPublishLoad.WINDOW);
+            r.put("raw_cpu_pressure_pct", p.cpuPressurePct());
+        }
+    }
+
+    private static void nginx(Path binary, Path prefix, Wrk wrk, int seconds, Map<String, Object> r) throws Exception {
+        try (NginxServer nginx = NginxServer.start(binary, prefix)) {
+            Wrk.Result w = wrk.run("127.0.0.1", nginx.port(), seconds);
+            System.out.println("nginx return 200 " + w.summary());
+            r.put("nginx_rps", round1(w.requestsPerSecond()));
+            r.put("nginx_non_2xx", w.non2xx());
+            r.put("nginx_p50_ms", w.p50Ms());
+            r.put("nginx_p99_ms", w.p99Ms());
+            r.put("nginx_workers", NginxServer.WORKERS + " (" + Runtime.getRuntime().availableProcessors() + " cpus)");
+            r.put("nginx_cpu_pressure_pct", w.cpuPressurePct());
+        }
+    }
+
+    /** Waits (at most 3 minutes) for the daemon's queue to be empty; returns the seconds it took. */
+    private static double awaitDrained(DaemonProcess daemon) throws Exception {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MINUTES.toNanos(3);
+        while (daemon.metric(QUEUE_LENGTH) > 0) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("queue not drained within 3 minutes");
+            }
+            Thread.sleep(100);
+        }
+        return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static void jcmd(long pid, String... command) throws Exception {
+        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+        List<String> cmd = new ArrayList<>(List.of(jcmd, Long.toString(pid)));
+        cmd.addAll(List.of(command));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed: " + out);
+        }
+    }
+
+    /** The MinIO webhook body of an {@code s3:ObjectCreated:Put} (the shape RustFS sends too). */
+    private static byte[] body() throws IOException {
+        try (InputStream in = IngestBench.class.getResourceAsStream("minio-notify-put.json")) {
+            if (in == null) {
+                throw new IllegalStateException("minio-notify-put.json missing from the bench classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    private static double round1(double v) {
+        return Math.round(v * 10) / 10.0;
+    }
+
+    private static double round2(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    private static Map<String, String> options(String[] args) {
+        if (args.length % 2 != 0) {
+            throw new IllegalArgumentException("option without value: " + args[args.length - 1]);
+        }
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument " + args[i]);
+            }
+            m.put(args[i].substring(2), args[i + 1]);
+        }
+        return m;
+    }
+}
