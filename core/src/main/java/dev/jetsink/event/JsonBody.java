@@ -119,16 +119,25 @@ final class JsonBody {
      * and refusing NUL (never legal raw in JSON) makes "UTF-8 only" a fact, not a hope.
      */
     private static void checkUtf8(byte[] body) throws MalformedEventException {
+        // Webhook bodies are nearly always ASCII: one pass settles them without a decoder.
+        int firstNonAscii = -1;
         for (int i = 0; i < body.length; i++) {
-            if (body[i] == 0) {
+            byte b = body[i];
+            if (b == 0) {
                 throw new MalformedEventException("not valid JSON: NUL byte at byte offset " + i);
             }
+            if (b < 0 && firstNonAscii < 0) {
+                firstNonAscii = i;
+            }
+        }
+        if (firstNonAscii < 0) {
+            return;
         }
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = ByteBuffer.wrap(body);
-        CharBuffer scratch = CharBuffer.allocate(8192);
+        ByteBuffer in = ByteBuffer.wrap(body, firstNonAscii, body.length - firstNonAscii);
+        CharBuffer scratch = CharBuffer.allocate(1024);
         while (true) {
             CoderResult result = decoder.decode(in, scratch, true);
             if (result.isError()) {
