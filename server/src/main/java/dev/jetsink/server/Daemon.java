@@ -5,6 +5,22 @@ import dev.jetsink.config.TargetConfig;
 import dev.jetsink.config.TargetKind;
 import dev.jetsink.event.EventParser;
 import dev.jetsink.metrics.TargetMetrics;
+import dev.jetsink.server.admin.AdminHandler;
+import dev.jetsink.server.admin.AdminListing;
+import dev.jetsink.server.admin.AdminTargets;
+import dev.jetsink.server.admin.AppliedTargetStore;
+import dev.jetsink.server.http.BearerToken;
+import dev.jetsink.server.http.BodyBudget;
+import dev.jetsink.server.http.Gate;
+import dev.jetsink.server.http.HealthCheck;
+import dev.jetsink.server.http.HealthHandler;
+import dev.jetsink.server.http.HttpFront;
+import dev.jetsink.server.http.MetricsHandler;
+import dev.jetsink.server.http.RequestDeadlines;
+import dev.jetsink.server.http.RootHandler;
+import dev.jetsink.server.http.Routes;
+import dev.jetsink.server.ingest.Ingest;
+import dev.jetsink.server.ingest.IngestHandler;
 import dev.jetsink.target.NatsTarget;
 import dev.jetsink.target.TargetRuntime;
 import dev.jetsink.target.Targets;
@@ -31,11 +47,11 @@ import org.slf4j.LoggerFactory;
  * {@code JETSINK_DATA_DIR}), their metrics, and the HTTP front (ingest, {@code /metrics},
  * {@code /health}, the admin API). {@link #shutdown} is the SIGTERM path of SPEC §10.
  */
-final class Daemon implements AutoCloseable {
+public final class Daemon implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Daemon.class);
     /** What in-flight publishes get at shutdown (SPEC §10). */
-    static final Duration GRACE = Duration.ofSeconds(5);
+    public static final Duration GRACE = Duration.ofSeconds(5);
 
     private final Map<TargetKind, Targets> targets;
     private final PrometheusMeterRegistry registry;
@@ -57,7 +73,7 @@ final class Daemon implements AutoCloseable {
      * Binds the HTTP address, opens and starts every active target, then serves. A bind failure
      * comes before any queue is opened.
      */
-    static Daemon start(JetsinkConfig config) throws IOException {
+    public static Daemon start(JetsinkConfig config) throws IOException {
         HttpFront http = HttpFront.bind(config.daemon().httpAddress(), config.daemon().http());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         TargetMetrics metrics = new TargetMetrics(registry);
@@ -135,11 +151,11 @@ final class Daemon implements AutoCloseable {
             config.daemon(), config.warnings());
     }
 
-    InetSocketAddress address() {
+    public InetSocketAddress address() {
         return http.address();
     }
 
-    Targets targets(TargetKind kind) {
+    public Targets targets(TargetKind kind) {
         return targets.get(kind);
     }
 
@@ -157,7 +173,7 @@ final class Daemon implements AutoCloseable {
      * before they are answered); publishes in flight get up to {@link #GRACE}; queues close with
      * every undelivered entry kept for the next start. Idempotent.
      */
-    synchronized void shutdown() {
+    public synchronized void shutdown() {
         if (stopped) {
             return;
         }

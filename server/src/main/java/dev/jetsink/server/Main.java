@@ -1,7 +1,13 @@
 package dev.jetsink.server;
 
-import picocli.CommandLine;
+import dev.jetsink.server.cli.CheckConfigCommand;
+import dev.jetsink.server.cli.FailedCommand;
+import dev.jetsink.server.cli.QueueCommand;
+import dev.jetsink.server.cli.ServeCommand;
+import dev.jetsink.server.cli.StreamPlanCommand;
+import dev.jetsink.server.demo.DemoCommand;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The {@code jetsink} command line: one entry point for the daemon and the operator tools.

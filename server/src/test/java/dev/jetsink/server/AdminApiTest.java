@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.config.TargetKind;
+import dev.jetsink.server.admin.AppliedTargetStore;
 import dev.jetsink.testkit.FaultProxy;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;

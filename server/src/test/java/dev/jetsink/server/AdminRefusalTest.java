@@ -3,6 +3,7 @@ package dev.jetsink.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jetsink.config.TargetKind;
+import dev.jetsink.server.admin.AppliedTargetStore;
 import dev.jetsink.testkit.FaultProxy;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;

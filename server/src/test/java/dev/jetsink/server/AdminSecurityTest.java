@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.jetsink.config.TargetKind;
+import dev.jetsink.server.admin.AppliedTargetStore;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.SecurityFixtures;
 import dev.jetsink.testkit.StreamSpec;

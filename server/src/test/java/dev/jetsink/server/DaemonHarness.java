@@ -2,6 +2,7 @@ package dev.jetsink.server;
 
 import dev.jetsink.config.JetsinkConfig;
 import dev.jetsink.config.TargetKind;
+import dev.jetsink.server.cli.ServeCommand;
 import dev.jetsink.target.NatsTarget;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;

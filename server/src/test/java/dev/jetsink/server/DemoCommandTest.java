@@ -2,6 +2,7 @@ package dev.jetsink.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jetsink.server.demo.DemoCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;

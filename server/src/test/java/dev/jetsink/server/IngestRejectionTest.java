@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.config.TargetKind;
+import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import java.net.http.HttpResponse;

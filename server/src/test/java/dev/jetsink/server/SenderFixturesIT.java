@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.config.TargetKind;
+import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.IOException;
 import java.net.SocketTimeoutException;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.IOException;
 import java.net.URI;

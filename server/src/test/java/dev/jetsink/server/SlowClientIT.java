@@ -2,6 +2,7 @@ package dev.jetsink.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jetsink.nats.StreamFacts;
 import dev.jetsink.nats.StreamValidator;
 import dev.jetsink.nats.ValidationResult;
+import dev.jetsink.server.cli.StreamPlanCommand;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class StreamPlanCommandTest {
 

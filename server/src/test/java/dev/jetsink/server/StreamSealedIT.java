@@ -3,6 +3,7 @@ package dev.jetsink.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.target.FailedEventStore;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;

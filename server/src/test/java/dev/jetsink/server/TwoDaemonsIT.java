@@ -3,6 +3,7 @@ package dev.jetsink.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jetsink.config.TargetKind;
+import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import java.net.URI;
 import java.nio.file.Files;

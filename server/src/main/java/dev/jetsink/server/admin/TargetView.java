@@ -1,0 +1,62 @@
+package dev.jetsink.server.admin;
+
+import dev.jetsink.config.ConfigKey;
+import dev.jetsink.config.TargetConfig;
+import dev.jetsink.nats.ConnectionSettings;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A target's resolved configuration as the admin API shows it: the same {@code key_values} shape a
+ * {@code PUT} accepts, every default filled in, secrets as {@code ***} (SPEC §2.3, §10).
+ */
+public final class TargetView {
+
+    static final String HIDDEN = "***";
+
+    private TargetView() {
+    }
+
+    /** {@code [{"key": "address", "value": ...}, ...]} in the order of §2.1; unset keys left out. */
+    static List<Map<String, String>> keyValues(TargetConfig c) {
+        Map<ConfigKey, String> v = new LinkedHashMap<>();
+        v.put(ConfigKey.ENABLE, "on");
+        v.put(ConfigKey.ADDRESS, String.join(",", ConnectionSettings.from(c).displayServers()));
+        v.put(ConfigKey.SUBJECT, c.subject());
+        c.username().ifPresent(u -> v.put(ConfigKey.USERNAME, u));
+        c.password().ifPresent(p -> v.put(ConfigKey.PASSWORD, HIDDEN));
+        c.token().ifPresent(t -> v.put(ConfigKey.TOKEN, HIDDEN));
+        path(c.credentialsFile()).ifPresent(p -> v.put(ConfigKey.CREDENTIALS_FILE, p));
+        path(c.tlsCa()).ifPresent(p -> v.put(ConfigKey.TLS_CA, p));
+        path(c.tlsClientCert()).ifPresent(p -> v.put(ConfigKey.TLS_CLIENT_CERT, p));
+        path(c.tlsClientKey()).ifPresent(p -> v.put(ConfigKey.TLS_CLIENT_KEY, p));
+        v.put(ConfigKey.TLS_REQUIRED, onOff(c.tlsRequired()));
+        path(c.queueDir()).ifPresent(p -> v.put(ConfigKey.QUEUE_DIR, p));
+        v.put(ConfigKey.QUEUE_LIMIT, Long.toString(c.queueLimit()));
+        v.put(ConfigKey.JETSTREAM_ENABLE, onOff(c.jetstreamEnabled()));
+        c.streamName().ifPresent(s -> v.put(ConfigKey.JETSTREAM_STREAM_NAME, s));
+        v.put(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, Long.toString(c.ackTimeout().toSeconds()));
+        c.comment().ifPresent(s -> v.put(ConfigKey.COMMENT, s));
+        v.put(ConfigKey.PUBLISH_WINDOW, Integer.toString(c.publishWindow()));
+        List<Map<String, String>> out = new ArrayList<>(v.size());
+        v.forEach((k, value) -> {
+            Map<String, String> pair = new LinkedHashMap<>();
+            pair.put("key", k.keyName());
+            pair.put("value", k.isSecret() ? HIDDEN : value);
+            out.add(pair);
+        });
+        return out;
+    }
+
+    private static Optional<String> path(Optional<Path> p) {
+        return p.map(Path::toString);
+    }
+
+    private static String onOff(boolean b) {
+        return b ? "on" : "off";
+    }
+}

@@ -1,0 +1,97 @@
+package dev.jetsink.server.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jetsink.nats.DuplicateWindow;
+import io.nats.client.api.DiscardPolicy;
+import io.nats.client.api.RetentionPolicy;
+import io.nats.client.api.StorageType;
+import io.nats.client.api.StreamConfiguration;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * A stream that satisfies the §6 requirements for one target: file storage, the given replicas,
+ * the subject captured literally, acknowledgements on, and the duplicate window exactly the
+ * required one for the ack timeout ({@link DuplicateWindow}). Both the printed JSON and
+ * {@code --apply} come from {@link #toConfiguration()}, so what an operator reads is what gets
+ * created.
+ *
+ * @param stream         stream name
+ * @param subject        the target's publish subject (literal, no wildcards)
+ * @param ackTimeoutSecs the target's {@code jetstream_ack_timeout_secs}
+ * @param replicas       replica count, 1..5
+ */
+public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int replicas) {
+
+    /** Below this many replicas an acknowledged event does not survive losing a node (guide). */
+    static final int RECOMMENDED_REPLICAS = 3;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public StreamPlan {
+        Objects.requireNonNull(stream, "stream");
+        Objects.requireNonNull(subject, "subject");
+    }
+
+    /** The required duplicate window. */
+    Duration duplicateWindow() {
+        return DuplicateWindow.required(ackTimeoutSecs);
+    }
+
+    /** How the window is made up, e.g. {@code 5 × 30 s + 60 s + 64 s}. */
+    String windowFormula() {
+        return DuplicateWindow.ATTEMPTS_PER_CYCLE + " attempts × " + ackTimeoutSecs + " s ack timeout + "
+            + DuplicateWindow.REALIZED_BACKOFF_SECS + " s backoff (4+8+16+32) + "
+            + DuplicateWindow.HEADROOM_SECS + " s headroom";
+    }
+
+    /** The jnats stream configuration. */
+    StreamConfiguration toConfiguration() {
+        return StreamConfiguration.builder()
+            .name(stream)
+            .subjects(subject)
+            .storageType(StorageType.File)
+            .retentionPolicy(RetentionPolicy.Limits)
+            .discardPolicy(DiscardPolicy.Old)
+            .replicas(replicas)
+            .noAck(false)
+            .duplicateWindow(duplicateWindow())
+            .build();
+    }
+
+    /**
+     * The configuration as the NATS server API spells it ({@code duplicate_window} in
+     * nanoseconds), pretty-printed; accepted by {@code nats stream add --config}. jnats leaves
+     * {@code no_ack} out when false; it is written explicitly because the requirement is on it.
+     */
+    String configJson() {
+        try {
+            ObjectNode node = (ObjectNode) JSON.readTree(toConfiguration().toJson());
+            node.put("no_ack", false);
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            // jnats produced the text itself; failing to read it back is a programming error.
+            throw new IllegalStateException("jnats stream configuration JSON did not parse", e);
+        }
+    }
+
+    /**
+     * The {@code nats} CLI command creating the same stream; {@code --defaults} answers the
+     * prompts for everything not given (limits unlimited, as in the JSON).
+     */
+    String natsCliCommand() {
+        return "nats stream add " + stream
+            + " --subjects " + subject
+            + " --storage file --retention limits --discard old"
+            + " --replicas " + replicas
+            + " --dupe-window " + duplicateWindow().toSeconds() + "s"
+            + " --ack --defaults";
+    }
+
+    /** Whether the plan has fewer replicas than the guide advises for surviving a node loss. */
+    boolean belowRecommendedReplicas() {
+        return replicas < RECOMMENDED_REPLICAS;
+    }
+}

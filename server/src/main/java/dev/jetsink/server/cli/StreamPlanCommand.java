@@ -1,0 +1,167 @@
+package dev.jetsink.server.cli;
+
+import dev.jetsink.config.ConfigKey;
+import dev.jetsink.nats.ConnectionSettings;
+import dev.jetsink.server.Main;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code jetsink stream-plan} (§11): what an operator needs to pre-provision a target's stream —
+ * the required duplicate window, a stream configuration that passes §6 validation, the
+ * {@code nats stream add} equivalent, and the {@code queue_limit} sizing. With {@code --apply}
+ * it creates the stream (see {@link StreamApply}).
+ */
+@Command(name = "stream-plan", mixinStandardHelpOptions = true, sortOptions = false,
+    description = {"Plan (and optionally create) the JetStream stream a target publishes to:",
+        "required duplicate window, stream config JSON, the `nats stream add` command, queue_limit sizing."})
+public final class StreamPlanCommand implements Callable<Integer> {
+    public static final String DEFAULT_SUBJECT = "rustfs.events";
+    public static final String DEFAULT_STREAM = "RUSTFS_EVENTS";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--ack-timeout", paramLabel = "S", defaultValue = "30",
+        description = "the target's jetstream_ack_timeout_secs, 10..120 (default: ${DEFAULT-VALUE})")
+    String ackTimeout;
+
+    @Option(names = "--subject", paramLabel = "X", defaultValue = DEFAULT_SUBJECT,
+        description = "the target's publish subject (default: ${DEFAULT-VALUE})")
+    String subject;
+
+    @Option(names = "--stream", paramLabel = "NAME",
+        description = "stream name (default: " + DEFAULT_STREAM + "; required with --apply)")
+    Optional<String> stream = Optional.empty();
+
+    @Option(names = "--replicas", paramLabel = "N", defaultValue = "3",
+        description = "replica count, 1..5; 3 or more survives losing a node (default: ${DEFAULT-VALUE})")
+    int replicas;
+
+    @ArgGroup(exclusive = false, heading = "queue_limit sizing (give both):%n")
+    Sizing sizing;
+
+    @Option(names = "--event-bytes", paramLabel = "B", defaultValue = "1024",
+        description = "average event payload in bytes, for the disk estimate (default: ${DEFAULT-VALUE})")
+    long eventBytes;
+
+    @Option(names = "--json", description = "print only the stream config JSON (for `nats stream add --config`)")
+    boolean jsonOnly;
+
+    @Option(names = "--apply", description = "create the stream on --server (an operator action; targets never create streams)")
+    boolean apply;
+
+    @Option(names = "--server", paramLabel = "URL", description = "NATS server for --apply: host:port or nats:// / tls:// URLs")
+    Optional<String> server = Optional.empty();
+
+    @Option(names = "--creds", paramLabel = "FILE", description = "NATS .creds file for --apply")
+    Optional<Path> creds = Optional.empty();
+
+    @Option(names = "--tls-ca", paramLabel = "FILE", description = "PEM CA bundle for --apply over TLS")
+    Optional<Path> tlsCa = Optional.empty();
+
+    static final class Sizing {
+        @Option(names = "--peak-rate", paramLabel = "R", required = true, description = "peak events per second")
+        double peakRate;
+
+        @Option(names = "--outage-secs", paramLabel = "T", required = true,
+            description = "longest broker outage to ride out, in seconds")
+        long outageSecs;
+    }
+
+    @Override
+    public Integer call() {
+        StreamPlan plan = plan();
+        Optional<QueueSizing> queue = queueSizing();
+        // Resolved before anything is printed, so a bad --server is a usage error with no output.
+        Optional<ConnectionSettings> settings = apply ? Optional.of(connectionSettings()) : Optional.empty();
+        PrintWriter out = spec.commandLine().getOut();
+        if (jsonOnly) {
+            out.println(plan.configJson());
+            out.flush();
+            return Main.EXIT_OK;
+        }
+        new StreamPlanReport(plan, queue, eventBytes).print(out);
+        out.flush();
+        if (settings.isEmpty()) {
+            return Main.EXIT_OK;
+        }
+        out.println();
+        int code = new StreamApply(plan, out, spec.commandLine().getErr()).run(settings.get());
+        out.flush();
+        spec.commandLine().getErr().flush();
+        return code;
+    }
+
+    private StreamPlan plan() {
+        int timeout = ackTimeoutSecs();
+        check(ConfigKey.SUBJECT.rule().check("--subject", subject));
+        String name = stream.orElse(DEFAULT_STREAM);
+        check(ConfigKey.JETSTREAM_STREAM_NAME.rule().check("--stream", name));
+        if (name.isEmpty()) {
+            throw usage("--stream must not be empty");
+        }
+        if (replicas < 1 || replicas > 5) {
+            throw usage("--replicas must be between 1 and 5");
+        }
+        if (eventBytes < 0) {
+            throw usage("--event-bytes must not be negative");
+        }
+        if (apply && jsonOnly) {
+            throw usage("--json and --apply cannot be combined");
+        }
+        if (apply && (server.isEmpty() || stream.isEmpty())) {
+            throw usage("--apply requires --server URL and --stream NAME");
+        }
+        if (!apply && (server.isPresent() || creds.isPresent() || tlsCa.isPresent())) {
+            throw usage("--server, --creds and --tls-ca are only used with --apply");
+        }
+        return new StreamPlan(name, subject, timeout, replicas);
+    }
+
+    /** The same range and text as the configuration key, so operators see one rule. */
+    private int ackTimeoutSecs() {
+        check(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS.rule().check("--ack-timeout", ackTimeout));
+        return Integer.parseInt(ackTimeout.trim());
+    }
+
+    private Optional<QueueSizing> queueSizing() {
+        if (sizing == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new QueueSizing(sizing.peakRate, sizing.outageSecs));
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private ConnectionSettings connectionSettings() {
+        try {
+            ConnectionSettings.Builder b = ConnectionSettings.builder(server.orElseThrow());
+            creds.ifPresent(f -> b.credentialsFile(f.toAbsolutePath()));
+            tlsCa.ifPresent(f -> b.tlsCa(f.toAbsolutePath()));
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw usage("--server: " + e.getMessage());
+        }
+    }
+
+    private void check(Optional<String> problem) {
+        problem.ifPresent(p -> {
+            throw usage(p);
+        });
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

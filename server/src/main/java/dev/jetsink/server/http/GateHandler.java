@@ -1,0 +1,74 @@
+package dev.jetsink.server.http;
+
+import dev.jetsink.server.ingest.Ingest;
+import java.util.Optional;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Every request passes the intake {@link Gate} (SIGTERM: 503 with Retry-After, requests inside
+ * finish), starts its request clock unless it has a body to read ({@link RequestDeadlines}), and
+ * has a handler failure logged and answered 500 instead of escaping.
+ */
+public final class GateHandler extends Handler.Wrapper {
+
+    private static final Logger log = LoggerFactory.getLogger(GateHandler.class);
+
+    private final Gate gate;
+    private final RequestDeadlines deadlines;
+
+    GateHandler(Gate gate, RequestDeadlines deadlines, Handler next) {
+        super(next);
+        this.gate = gate;
+        this.deadlines = deadlines;
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (!HttpJson.hasBody(request)) {
+            deadlines.received(request.getConnectionMetaData().getConnection());
+        }
+        if (!gate.enter()) {
+            HttpJson.errorAndClose(response, callback, 503, "shutting down", Optional.of(Ingest.RETRY_SOON));
+            return true;
+        }
+        Callback leaving = new Callback() {
+            @Override
+            public void succeeded() {
+                gate.leave();
+                callback.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable x) {
+                gate.leave();
+                callback.failed(x);
+            }
+
+            @Override
+            public InvocationType getInvocationType() {
+                return callback.getInvocationType();
+            }
+        };
+        try {
+            if (!super.handle(request, response, leaving)) {
+                gate.leave();
+                return false;
+            }
+            return true;
+        } catch (RuntimeException e) {
+            log.error("http handler failed method={} path={} error=\"{}\"", request.getMethod(),
+                HttpJson.quote(Request.getPathInContext(request)), e.toString());
+            if (response.isCommitted()) {
+                leaving.failed(e);
+            } else {
+                HttpJson.error(response, leaving, 500, "internal error");
+            }
+            return true;
+        }
+    }
+}

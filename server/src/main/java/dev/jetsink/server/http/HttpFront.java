@@ -1,0 +1,150 @@
+package dev.jetsink.server.http;
+
+import dev.jetsink.config.HttpSettings;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Optional;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.ConnectionFactory;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's HTTP server: Jetty's non-blocking connector with the limits of
+ * {@link HttpSettings} (idle and request timeouts, a connection limit beyond which new
+ * connections wait to be accepted, a header size limit answered 431), optional TLS, and the
+ * handler tree built in {@link #serve}: intake gate → routes → one handler per route family.
+ * Requests whose body is being read hold no thread; a thread is taken while a request's events are
+ * made durable, so concurrent requests meet in the queue's group commit.
+ */
+public final class HttpFront {
+
+    private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
+    /** Threads for handlers; each blocks only while its events are made durable (or health is probed). */
+    static final int MAX_THREADS = 200;
+    /** The idle timeout of open connections while the connection limit is reached. */
+    static final Duration AT_LIMIT_IDLE = Duration.ofSeconds(2);
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final RequestDeadlines deadlines;
+    private final Optional<HttpTls> tls;
+    private final Gate gate = new Gate();
+
+    private HttpFront(Server server, ServerConnector connector, RequestDeadlines deadlines, Optional<HttpTls> tls) {
+        this.server = server;
+        this.connector = connector;
+        this.deadlines = deadlines;
+        this.tls = tls;
+    }
+
+    /**
+     * Binds {@code host:port} (port 0 picks a free one) and serves nothing until {@link #serve}.
+     * TLS material is read here, so a bad certificate fails the start before any queue opens.
+     */
+    public static HttpFront bind(String hostPort, HttpSettings settings) throws IOException {
+        int colon = hostPort.lastIndexOf(':');
+        String host = hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port = Integer.parseInt(hostPort.substring(colon + 1));
+        Optional<HttpTls> tls = settings.tls().isPresent() ? Optional.of(HttpTls.load(settings.tls().get()))
+            : Optional.empty();
+
+        QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, 4, 60_000);
+        threads.setName("jetsink-http");
+        threads.setDaemon(true);
+        Server server = new Server(threads);
+        server.setErrorHandler(new JsonErrorHandler());
+        HttpConfiguration config = new HttpConfiguration();
+        config.setRequestHeaderSize(settings.maxHeaderBytes());
+        config.setSendServerVersion(false);
+        config.setSendXPoweredBy(false);
+        if (tls.isPresent()) {
+            config.addCustomizer(new SecureRequestCustomizer(false, false, -1, false));
+        }
+        HttpConnectionFactory http = new HttpConnectionFactory(config);
+        ConnectionFactory[] factories = tls.isPresent()
+            ? new ConnectionFactory[] {new SslConnectionFactory(tls.get().factory(), HttpVersion.HTTP_1_1.asString()), http}
+            : new ConnectionFactory[] {http};
+        ServerConnector connector = new ServerConnector(server, 1, 1, factories);
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setIdleTimeout(settings.idleTimeout().toMillis());
+        connector.setAcceptQueueSize(1024);
+        RequestDeadlines deadlines = new RequestDeadlines(settings.requestTimeout(), connector.getScheduler());
+        connector.addBean(deadlines);
+        server.addConnector(connector);
+        NetworkConnectionLimit limit = new NetworkConnectionLimit(settings.maxConnections(), connector);
+        // At the limit, connections that sit idle give their place up within seconds, not 30 s.
+        limit.setEndPointIdleTimeout(Math.min(settings.idleTimeout().toMillis(), AT_LIMIT_IDLE.toMillis()));
+        server.addBean(limit);
+        try {
+            connector.open();
+        } catch (IOException e) {
+            if (e.getCause() instanceof java.net.BindException bind) {
+                throw new java.net.BindException("cannot bind " + hostPort + ": " + bind.getMessage());
+            }
+            throw e;
+        }
+        return new HttpFront(server, connector, deadlines, tls);
+    }
+
+    /** The request clock the handlers that read bodies report to. */
+    public RequestDeadlines deadlines() {
+        return deadlines;
+    }
+
+    /** Starts serving {@code routes} behind the intake gate. */
+    public void serve(Handler routes) throws IOException {
+        server.setHandler(new GateHandler(gate, deadlines, routes));
+        try {
+            server.start();
+        } catch (IOException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("http server did not start: " + e.getMessage(), e);
+        }
+        tls.ifPresent(t -> t.watch(connector.getScheduler()));
+        InetSocketAddress a = address();
+        log.info("http listening address={}:{} tls={}", a.getAddress().getHostAddress(), a.getPort(),
+            tls.isPresent() ? "on" : "off");
+    }
+
+    public InetSocketAddress address() {
+        return new InetSocketAddress(connector.getHost() == null ? "0.0.0.0" : connector.getHost(),
+            connector.getLocalPort());
+    }
+
+    /** Turns new requests away with 503 and waits up to {@code atMost} for those in progress. */
+    public boolean closeIntake(Duration atMost) throws InterruptedException {
+        return gate.closeAndDrain(atMost);
+    }
+
+    public Gate gate() {
+        return gate;
+    }
+
+    /** Stops the listener, closes every connection and the threads. */
+    public void stop() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            log.warn("http server did not stop cleanly error=\"{}\"", e.toString());
+        }
+        if (!server.isStarted()) {
+            connector.close();
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package dev.jetsink.server.ingest;
+
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.event.EventParser;
+import dev.jetsink.event.MalformedEventException;
+import dev.jetsink.event.OutboundEvent;
+import dev.jetsink.queue.QueueFullException;
+import dev.jetsink.queue.QueueStoreException;
+import dev.jetsink.server.http.HttpJson;
+import dev.jetsink.target.NatsTarget;
+import dev.jetsink.target.TargetAdmission;
+import dev.jetsink.target.TargetUnavailableException;
+import dev.jetsink.target.Targets;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes a request body addressed to all targets of a kind, or to one, and queues its events on
+ * every addressed target, all or nothing (SPEC §3.1): the body is parsed completely, then room is
+ * admitted on every target, and only then is anything appended. The answer comes after every
+ * append is durable.
+ */
+public final class Ingest {
+
+    private static final Logger log = LoggerFactory.getLogger(Ingest.class);
+    /** Retry-After for a full queue or a failed write: short, the dispatcher is draining. */
+    public static final Duration RETRY_SOON = Duration.ofSeconds(5);
+    /** Retry-After for a target whose init failed: it retries every 60 s. */
+    static final Duration RETRY_INIT = Duration.ofSeconds(60);
+    /** Upper bound on waiting for fsync; a disk that hangs longer is answered 503. */
+    private static final Duration DURABLE_BOUND = Duration.ofSeconds(30);
+    private static final int MAX_METADATA_BYTES = 0xFFFF;
+
+    private final Map<TargetKind, Targets> targets;
+
+    public Ingest(Map<TargetKind, Targets> targets) {
+        this.targets = Map.copyOf(targets);
+    }
+
+    /**
+     * The refusal a request gets before its body is read, when one is certain already: no such
+     * target, a target whose init failed, or a queue at its limit. Senders such as Ceph RGW retry a
+     * refused request every few tens of milliseconds, so this answer must cost no body read and
+     * no parse. Each such refusal counts one event in {@code failed_messages} (the body's events
+     * are unknown).
+     */
+    Optional<IngestResult.Rejected> refusalBeforeBody(TargetKind kind, Optional<String> id) {
+        List<NatsTarget> addressed = addressed(kind, id);
+        if (addressed.isEmpty()) {
+            return Optional.of(unknown(kind, id));
+        }
+        for (NatsTarget t : addressed) {
+            try {
+                t.admit(1).close();
+            } catch (QueueFullException e) {
+                return Optional.of(IngestResult.Rejected.retryLater(
+                    "queue full: " + t.displayId() + " is at queue_limit " + e.limit(), RETRY_SOON));
+            } catch (TargetUnavailableException e) {
+                return Optional.of(IngestResult.Rejected.retryLater(e.getMessage(), RETRY_INIT));
+            } catch (QueueStoreException e) {
+                return Optional.empty(); // the full path below reports it
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static IngestResult.Rejected unknown(TargetKind kind, Optional<String> id) {
+        return IngestResult.Rejected.of(404, id.map(i -> "unknown " + kind.label() + " target: " + HttpJson.quote(i))
+            .orElse("no " + kind.label() + " NATS target is enabled"));
+    }
+
+    /** Queues {@code body} on the targets of {@code kind} (all of them, or the one named {@code id}). */
+    IngestResult accept(TargetKind kind, Optional<String> id, byte[] body) {
+        List<NatsTarget> addressed = addressed(kind, id);
+        if (addressed.isEmpty()) {
+            return unknown(kind, id);
+        }
+        List<OutboundEvent> events;
+        try {
+            events = EventParser.forKind(kind).parse(body);
+            checkMetadata(events);
+        } catch (MalformedEventException e) {
+            // The message never quotes body content (MalformedEventException), so it is safe to log.
+            log.warn("ingest rejected a malformed body kind={} target={} error=\"{}\"", kind.label(),
+                id.map(HttpJson::quote).orElse("*"), e.getMessage());
+            return IngestResult.Rejected.of(400, "malformed " + kind.label() + " body: " + e.getMessage());
+        }
+        List<TargetAdmission> admitted = new ArrayList<>(addressed.size());
+        String current = "";
+        try {
+            for (NatsTarget t : addressed) {
+                current = t.displayId();
+                admitted.add(t.admit(events.size()));
+            }
+            return appendAll(admitted, events);
+        } catch (QueueFullException e) {
+            return IngestResult.Rejected.retryLater("queue full: " + current + " is at queue_limit " + e.limit(),
+                RETRY_SOON);
+        } catch (TargetUnavailableException e) {
+            return IngestResult.Rejected.retryLater(e.getMessage(), RETRY_INIT);
+        } catch (QueueStoreException e) {
+            log.error("ingest refused, queue unavailable kind={} error=\"{}\"", kind.label(), e.getMessage());
+            return IngestResult.Rejected.retryLater("queue unavailable", RETRY_SOON);
+        } finally {
+            admitted.forEach(TargetAdmission::close);
+        }
+    }
+
+    private List<NatsTarget> addressed(TargetKind kind, Optional<String> id) {
+        Targets all = targets.get(kind);
+        if (all == null) {
+            return List.of();
+        }
+        return id.map(i -> all.target(i).map(List::of).orElse(List.of())).orElse(all.targets());
+    }
+
+    private static IngestResult appendAll(List<TargetAdmission> admitted, List<OutboundEvent> events) {
+        List<CompletableFuture<Void>> pending = new ArrayList<>(admitted.size() * events.size());
+        for (TargetAdmission a : admitted) {
+            for (OutboundEvent e : events) {
+                pending.add(a.append(e));
+            }
+        }
+        try {
+            CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                .get(DURABLE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            return new IngestResult.Accepted(events.size());
+        } catch (ExecutionException e) {
+            log.error("ingest failed to queue durably, sender should retry error=\"{}\"", describe(e.getCause()));
+            return IngestResult.Rejected.retryLater("queue write failed", RETRY_SOON);
+        } catch (TimeoutException e) {
+            log.error("ingest timed out waiting for the queue to be durable after {} s", DURABLE_BOUND.toSeconds());
+            return IngestResult.Rejected.retryLater("queue write timed out", RETRY_SOON);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return IngestResult.Rejected.retryLater("shutting down", RETRY_SOON);
+        }
+    }
+
+    // The queue stores bucket, object, event name and content type with 16-bit lengths; refuse
+    // such an event up front instead of failing half way through the appends.
+    private static void checkMetadata(List<OutboundEvent> events) throws MalformedEventException {
+        for (int i = 0; i < events.size(); i++) {
+            var m = events.get(i).metadata();
+            for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
+                if (s.getBytes(StandardCharsets.UTF_8).length > MAX_METADATA_BYTES) {
+                    throw new MalformedEventException("event " + (i + 1) + ": bucket, object, event name or "
+                        + "content type longer than " + MAX_METADATA_BYTES + " bytes");
+                }
+            }
+        }
+    }
+
+    private static String describe(Throwable t) {
+        Throwable c = t;
+        while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
+            c = c.getCause();
+        }
+        return c.getClass().getSimpleName() + ": " + c.getMessage();
+    }
+}
