@@ -1,4 +1,4 @@
-# Sourced by bench/run. ensure_tool CMD PACKAGE: finds CMD (PATH, /usr/sbin) and, when it is absent
+# Sourced by bench/run and bin/test. ensure_tool CMD PACKAGE: finds CMD (PATH, /usr/sbin) and, when it is absent
 # and we are root with apt, installs Debian's PACKAGE (running `apt-get update` once if the install
 # fails on a stale index). Prints the tool's path, or returns 1.
 ensure_tool() {

@@ -136,10 +136,11 @@ public final class PemTls {
 
     /** A trust store of every certificate in the PEM bundle {@code caFile}. */
     public static KeyStore trustStore(Path caFile) throws TlsMaterialException {
+        List<X509Certificate> certs = readCertificates(caFile);
         try {
             KeyStore store = emptyStore();
             int n = 0;
-            for (X509Certificate cert : readCertificates(caFile)) {
+            for (X509Certificate cert : certs) {
                 store.setCertificateEntry("ca-" + n++, cert);
             }
             return store;
