@@ -30,7 +30,8 @@ public enum ConfigKey {
         ValueRule.intRange(10, 120, "jetstream_ack_timeout_secs must be between 10 and 120 seconds")),
     COMMENT(null, false, false, ValueRule.TEXT),
     PUBLISH_WINDOW("1024", true, false,
-        ValueRule.intRange(1, 4096, "publish_window must be between 1 and 4096"));
+        ValueRule.intRange(1, 4096, "publish_window must be between 1 and 4096")),
+    MSG_ID("content", true, false, MsgIdMode.RULE);
 
     private static final List<ConfigKey> LONGEST_FIRST = Arrays.stream(values())
         .sorted(Comparator.comparingInt((ConfigKey k) -> k.name().length()).reversed())

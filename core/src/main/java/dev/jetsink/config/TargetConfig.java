@@ -29,6 +29,7 @@ import java.util.Optional;
  * @param ackTimeout       per-attempt deadline, 10..120 s
  * @param comment          free text
  * @param publishWindow    JetStream publishes in flight, 1..4096
+ * @param msgIdMode        content-derived (default) or random {@code Nats-Msg-Id}s
  */
 public record TargetConfig(
     TargetKind kind,
@@ -49,7 +50,8 @@ public record TargetConfig(
     Optional<String> streamName,
     Duration ackTimeout,
     Optional<String> comment,
-    int publishWindow) {
+    int publishWindow,
+    MsgIdMode msgIdMode) {
 
     /** Id of the instance configured by unsuffixed variables. */
     public static final String DEFAULT_ID = "_";
@@ -60,6 +62,7 @@ public record TargetConfig(
         servers = List.copyOf(servers);
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(ackTimeout, "ackTimeout");
+        Objects.requireNonNull(msgIdMode, "msgIdMode");
         if (jetstreamEnabled && (streamName.isEmpty() || queueDir.isEmpty())) {
             throw new IllegalArgumentException("the JetStream path needs a stream name and a queue dir");
         }

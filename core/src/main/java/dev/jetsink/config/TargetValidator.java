@@ -98,7 +98,8 @@ public final class TargetValidator {
             in.value(ConfigKey.JETSTREAM_STREAM_NAME),
             Duration.ofSeconds(Integer.parseInt(valueOrDefault(in, ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS))),
             in.value(ConfigKey.COMMENT),
-            Integer.parseInt(valueOrDefault(in, ConfigKey.PUBLISH_WINDOW)));
+            Integer.parseInt(valueOrDefault(in, ConfigKey.PUBLISH_WINDOW)),
+            MsgIdMode.parse(valueOrDefault(in, ConfigKey.MSG_ID)).orElse(MsgIdMode.CONTENT));
     }
 
     private static String valueOrDefault(TargetInput in, ConfigKey key) {

@@ -26,7 +26,7 @@ public final class Envelopes {
                 record.decodedObjectKey(), record.eventName(), record.contentType().orElse(""));
         byte[] payload = envelope(record.eventName(), record.bucketName() + "/" + record.decodedObjectKey(),
                 record.objectKey(), record.bucketName(), record.tree());
-        return new OutboundEvent(metadata, payload);
+        return new OutboundEvent(metadata, payload, CanonicalJson.sha256(record.tree()));
     }
 
     /**
@@ -41,7 +41,8 @@ public final class Envelopes {
         String event = entry.event().orElse("");
         // EventMetadata documents api.name as the audit "object", matching object_name below.
         EventMetadata metadata = new EventMetadata(TargetKind.AUDIT, bucket, name, event, "");
-        return new OutboundEvent(metadata, envelope(event, bucket + "/" + name, name, bucket, entry.tree()));
+        return new OutboundEvent(metadata, envelope(event, bucket + "/" + name, name, bucket, entry.tree()),
+                CanonicalJson.sha256(entry.tree()));
     }
 
     private static byte[] envelope(String eventName, String key, String objectName, String bucketName, ObjectNode data) {

@@ -1,6 +1,8 @@
 package dev.jetsink.queue;
 
 import dev.jetsink.event.EventMetadata;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /** Capacity held by {@link SegmentedQueue#reserve}; slots not used are given back on close. */
@@ -14,7 +16,7 @@ final class HeldReservation implements Reservation {
     }
 
     @Override
-    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload) {
+    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<UUID> msgId) {
         // checked before a slot is taken, so a refused entry leaves the reservation whole
         RecordCodec.checkFits(metadata, payload);
         synchronized (this) {
@@ -23,7 +25,7 @@ final class HeldReservation implements Reservation {
             }
             remaining--;
         }
-        return queue.submit(metadata, payload);
+        return queue.submit(metadata, payload, msgId);
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.jetsink.event.EventMetadata;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,7 +27,16 @@ public interface QueueStore extends AutoCloseable {
      * @throws IllegalArgumentException when the entry is too large to be stored and read back
      *                                  (a metadata field over 65 535 bytes or a record over 64 MiB)
      */
-    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload);
+    default CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload) {
+        return append(metadata, payload, Optional.empty());
+    }
+
+    /**
+     * Like {@link #append(EventMetadata, byte[])}, with {@code msgId} as the entry's
+     * {@code Nats-Msg-Id} instead of a minted one when present (a content-derived id, SPEC §5.3
+     * as changed by issue #12). It is stored with the entry, so every retry and replay keeps it.
+     */
+    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<UUID> msgId);
 
     /**
      * Reserves room for {@code n} appends so a multi-target ingest is all-or-nothing.

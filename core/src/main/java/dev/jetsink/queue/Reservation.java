@@ -1,6 +1,8 @@
 package dev.jetsink.queue;
 
 import dev.jetsink.event.EventMetadata;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -14,7 +16,15 @@ public interface Reservation extends AutoCloseable {
      *
      * @throws IllegalStateException when every reserved slot is used or the reservation is closed
      */
-    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload);
+    default CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload) {
+        return append(metadata, payload, Optional.empty());
+    }
+
+    /**
+     * Appends one entry with {@code msgId} as its {@code Nats-Msg-Id} (minted by the queue when
+     * empty); same contract as {@link QueueStore#append}.
+     */
+    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<UUID> msgId);
 
     /** Slots not yet used. */
     int remaining();

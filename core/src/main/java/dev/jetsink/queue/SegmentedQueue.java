@@ -16,6 +16,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -150,9 +151,9 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     @Override
-    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload) {
+    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<UUID> msgId) {
         try (Reservation r = reserve(1)) {
-            return r.append(metadata, payload);
+            return r.append(metadata, payload, msgId);
         } catch (QueueFullException | QueueStoreException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -177,9 +178,9 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     /** Appends one entry on a slot already reserved (see {@link HeldReservation}). */
-    CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload) {
+    CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload, Optional<UUID> msgId) {
         CompletableFuture<QueuedEntry> future = new CompletableFuture<>();
-        GroupCommitWriter.Pending p = new GroupCommitWriter.Pending(minter.next(), options.clock().millis(), metadata,
+        GroupCommitWriter.Pending p = new GroupCommitWriter.Pending(msgId.orElseGet(minter::next), options.clock().millis(), metadata,
             payload, RecordCodec.recordSize(metadata, payload), future, false);
         // the read lock keeps close() from queueing the writer's stop between our check and submit;
         // the monitor is not held while submitting because the producer may write and fsync itself

@@ -220,7 +220,7 @@ public final class NatsTarget implements AutoCloseable {
         }
         CompletableFuture<QueuedEntry> appended;
         try {
-            appended = queue.get().append(event.metadata(), event.payload());
+            appended = queue.get().append(event.metadata(), event.payload(), msgIdOf(event));
         } catch (QueueFullException e) {
             return CompletableFuture.failedFuture(rejected(e));
         }
@@ -259,10 +259,17 @@ public final class NatsTarget implements AutoCloseable {
             return TargetAdmission.direct(event -> countRefusal(publishDirect(event)));
         }
         try {
-            return TargetAdmission.queued(queue.get().reserve(n), this::queued, () -> refused(1));
+            return TargetAdmission.queued(queue.get().reserve(n), this::msgIdOf, this::queued, () -> refused(1));
         } catch (QueueFullException e) {
             throw rejected(e, n);
         }
+    }
+
+    /** The msg id to store with {@code event}: content-derived, or minted by the queue ({@code msg_id=random}). */
+    private Optional<java.util.UUID> msgIdOf(OutboundEvent event) {
+        return config.msgIdMode() == dev.jetsink.config.MsgIdMode.CONTENT
+            ? Optional.of(ContentMsgId.of(config.kind(), config.id(), event.contentDigest()))
+            : Optional.empty();
     }
 
     private void queued(QueuedEntry entry) {

@@ -4,6 +4,7 @@ import dev.jetsink.event.OutboundEvent;
 import dev.jetsink.queue.QueuedEntry;
 import dev.jetsink.queue.Reservation;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -17,27 +18,31 @@ import java.util.function.Function;
 public final class TargetAdmission implements AutoCloseable {
 
     private final Optional<Reservation> reservation;
+    private final Function<OutboundEvent, Optional<UUID>> msgIdOf;
     private final Consumer<QueuedEntry> onQueued;
     private final Runnable onRefused;
     private final Function<OutboundEvent, CompletableFuture<Void>> direct;
 
-    private TargetAdmission(Optional<Reservation> reservation, Consumer<QueuedEntry> onQueued, Runnable onRefused,
+    private TargetAdmission(Optional<Reservation> reservation, Function<OutboundEvent, Optional<UUID>> msgIdOf,
+                            Consumer<QueuedEntry> onQueued, Runnable onRefused,
                             Function<OutboundEvent, CompletableFuture<Void>> direct) {
         this.reservation = reservation;
+        this.msgIdOf = msgIdOf;
         this.onQueued = onQueued;
         this.onRefused = onRefused;
         this.direct = direct;
     }
 
     /** {@code onRefused} runs once for each append whose write or fsync failed. */
-    static TargetAdmission queued(Reservation reservation, Consumer<QueuedEntry> onQueued, Runnable onRefused) {
-        return new TargetAdmission(Optional.of(reservation), onQueued, onRefused, e -> {
+    static TargetAdmission queued(Reservation reservation, Function<OutboundEvent, Optional<UUID>> msgIdOf,
+                                  Consumer<QueuedEntry> onQueued, Runnable onRefused) {
+        return new TargetAdmission(Optional.of(reservation), msgIdOf, onQueued, onRefused, e -> {
             throw new IllegalStateException("a queued admission never publishes directly");
         });
     }
 
     static TargetAdmission direct(Function<OutboundEvent, CompletableFuture<Void>> publish) {
-        return new TargetAdmission(Optional.empty(), entry -> { }, () -> { }, publish);
+        return new TargetAdmission(Optional.empty(), e -> Optional.empty(), entry -> { }, () -> { }, publish);
     }
 
     /**
@@ -51,7 +56,7 @@ public final class TargetAdmission implements AutoCloseable {
         }
         CompletableFuture<QueuedEntry> appended;
         try {
-            appended = reservation.get().append(event.metadata(), event.payload());
+            appended = reservation.get().append(event.metadata(), event.payload(), msgIdOf.apply(event));
         } catch (RuntimeException e) {
             onRefused.run();
             return CompletableFuture.failedFuture(e);

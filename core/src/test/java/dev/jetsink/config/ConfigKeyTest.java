@@ -8,11 +8,11 @@ import org.junit.jupiter.api.Test;
 class ConfigKeyTest {
 
     @Test
-    void tableHoldsTheEighteenKeysOfTheSpecInLowerSnakeCase() {
+    void tableHoldsTheSpecKeysAndMsgIdInLowerSnakeCase() {
         assertThat(Arrays.stream(ConfigKey.values()).map(ConfigKey::keyName)).containsExactly(
             "enable", "address", "subject", "username", "password", "token", "credentials_file", "tls_ca",
             "tls_client_cert", "tls_client_key", "tls_required", "queue_dir", "queue_limit", "jetstream_enable",
-            "jetstream_stream_name", "jetstream_ack_timeout_secs", "comment", "publish_window");
+            "jetstream_stream_name", "jetstream_ack_timeout_secs", "comment", "publish_window", "msg_id");
     }
 
     @Test
@@ -23,8 +23,16 @@ class ConfigKeyTest {
         assertThat(ConfigKey.QUEUE_LIMIT.defaultValue()).contains("100000");
         assertThat(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS.defaultValue()).contains("30");
         assertThat(ConfigKey.PUBLISH_WINDOW.defaultValue()).contains("1024");
+        assertThat(ConfigKey.MSG_ID.defaultValue()).contains("content");
         assertThat(ConfigKey.ADDRESS.defaultValue()).isEmpty();
         assertThat(ConfigKey.JETSTREAM_STREAM_NAME.defaultValue()).isEmpty();
+    }
+
+    @Test
+    void msgIdTakesContentOrRandomAndNamesTheKeyOtherwise() {
+        assertThat(ConfigKey.MSG_ID.rule().check("msg_id", "content")).isEmpty();
+        assertThat(ConfigKey.MSG_ID.rule().check("msg_id", "RANDOM")).isEmpty();
+        assertThat(ConfigKey.MSG_ID.rule().check("msg_id", "uuid")).contains("msg_id must be content or random: uuid");
     }
 
     @Test

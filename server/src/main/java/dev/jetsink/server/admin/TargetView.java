@@ -42,6 +42,7 @@ public final class TargetView {
         v.put(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, Long.toString(c.ackTimeout().toSeconds()));
         c.comment().ifPresent(s -> v.put(ConfigKey.COMMENT, s));
         v.put(ConfigKey.PUBLISH_WINDOW, Integer.toString(c.publishWindow()));
+        v.put(ConfigKey.MSG_ID, c.msgIdMode().label());
         List<Map<String, String>> out = new ArrayList<>(v.size());
         v.forEach((k, value) -> {
             Map<String, String> pair = new LinkedHashMap<>();

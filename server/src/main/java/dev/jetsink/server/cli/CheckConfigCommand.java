@@ -80,6 +80,7 @@ public final class CheckConfigCommand implements Callable<Integer> {
         out.println("  queue dir:      " + t.queuePath().map(Path::toString).orElse("- (no queue)"));
         out.println("  queue limit:    " + t.queueLimit());
         out.println("  publish window: " + t.publishWindow());
+        out.println("  msg id:         " + t.msgIdMode().label());
         out.println("  auth:           " + auth(t));
         out.println("  tls:            " + tls(t));
         t.comment().ifPresent(c -> out.println("  comment:        " + c));
