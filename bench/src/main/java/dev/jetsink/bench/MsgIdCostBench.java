@@ -1,0 +1,85 @@
+package dev.jetsink.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.event.CanonicalJson;
+import dev.jetsink.event.EventParser;
+import dev.jetsink.event.OutboundEvent;
+import dev.jetsink.target.ContentMsgId;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The cost per event of content-derived msg ids (issue #12): the whole ingest parse of a MinIO
+ * webhook body (1.3 KiB, one record: tree, envelope, canonical digest, the target's msg id), and
+ * the canonical digest and the msg id alone, so their share shows. Single thread, after warm-up;
+ * ns per event, CPU pressure beside it. Usage: {@code MsgIdCostBench --out RESULTS.json}.
+ */
+public final class MsgIdCostBench {
+
+    private static final int WARMUP = 200_000;
+    private static final int MEASURED = 500_000;
+
+    private MsgIdCostBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path out = Path.of(args.length >= 2 && args[0].equals("--out") ? args[1] : "bench/results/latest.json");
+        byte[] body;
+        try (InputStream in = MsgIdCostBench.class.getResourceAsStream("minio-notify-put.json")) {
+            body = in.readAllBytes();
+        }
+        EventParser parser = EventParser.forKind(TargetKind.NOTIFY);
+        com.fasterxml.jackson.databind.JsonNode record = new ObjectMapper().readTree(body).get("Records").get(0);
+        byte[] digest = CanonicalJson.sha256(record);
+        long sink = 0;
+        for (int i = 0; i < WARMUP; i++) {
+            sink += run(parser, body) + CanonicalJson.sha256(record)[0]
+                + ContentMsgId.of(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
+        }
+        CpuPressure start = CpuPressure.sample();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < MEASURED; i++) {
+            sink += run(parser, body);
+        }
+        double whole = (System.nanoTime() - t0) / (double) MEASURED;
+        long t1 = System.nanoTime();
+        for (int i = 0; i < MEASURED; i++) {
+            sink += CanonicalJson.sha256(record)[0];
+        }
+        double canonical = (System.nanoTime() - t1) / (double) MEASURED;
+        long t2 = System.nanoTime();
+        for (int i = 0; i < MEASURED; i++) {
+            sink += ContentMsgId.of(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
+        }
+        double id = (System.nanoTime() - t2) / (double) MEASURED;
+        String pressure = CpuPressure.sample().textSince(start);
+        double share = (canonical + id) / whole;
+        System.out.printf("per event (1.3 KiB MinIO record): parse + envelope + digest + msg id %.0f ns, of which canonical"
+            + " digest %.0f ns and msg id %.0f ns = %.0f %%; %s (sink %d)%n", whole, canonical, id, 100 * share,
+            pressure, sink & 1);
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("parse_envelope_id_ns", Math.round(whole));
+        r.put("canonical_digest_ns", Math.round(canonical));
+        r.put("msg_id_ns", Math.round(id));
+        r.put("hashing_share", Math.round(share * 100) / 100.0);
+        r.put("cpu_pressure", pressure);
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
+        root.set("msg_id_cost", json.valueToTree(r));
+        json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
+    }
+
+    private static long run(EventParser parser, byte[] body) throws Exception {
+        List<OutboundEvent> events = parser.parse(body);
+        UUID id = ContentMsgId.of(TargetKind.NOTIFY, "_", events.get(0).contentDigest());
+        return id.getMostSignificantBits();
+    }
+
+}
