@@ -1,12 +1,8 @@
 package dev.jetsink.event;
 
-import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -25,19 +21,12 @@ public final class CanonicalJson {
     private CanonicalJson() {
     }
 
-    /** SHA-256 of the canonical form of {@code value}, computed without building the bytes. */
+    /** SHA-256 of the canonical form of {@code value}. */
     public static byte[] sha256(JsonNode value) {
-        MessageDigest sha = sha256();
-        try (JsonGenerator gen = JsonBody.MAPPER.getFactory().createGenerator(
-                new DigestOutputStream(OutputStream.nullOutputStream(), sha), JsonEncoding.UTF8)) {
-            write(gen, value);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return sha.digest();
+        return sha256().digest(bytes(value));
     }
 
-    /** The canonical bytes of {@code value} (for tests and inspection). */
+    /** The canonical bytes of {@code value}. */
     public static byte[] bytes(JsonNode value) {
         return JsonBody.write(gen -> write(gen, value));
     }
