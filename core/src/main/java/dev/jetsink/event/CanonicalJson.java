@@ -12,7 +12,8 @@ import java.util.List;
 /**
  * The canonical form of a JSON value, the identity of an event (issue #12): object members sorted
  * by name (Java {@code String} order, UTF-16 code units), arrays in order, no insignificant
- * whitespace, strings in Jackson's minimal escaping, numbers as the parsed value writes them. Two
+ * whitespace, strings in Jackson's minimal escaping, numbers with the digits they arrived with
+ * ({@link JsonBody} keeps decimals exact, trailing zeros included). Two
  * records differing in any field differ here; the same record sent again, with its members in
  * another order or other whitespace, does not.
  */

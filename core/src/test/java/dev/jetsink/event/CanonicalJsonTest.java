@@ -34,6 +34,13 @@ class CanonicalJsonTest {
     }
 
     @Test
+    void numbersKeepTheDigitsTheyArrivedWith() throws Exception {
+        assertThat(new String(CanonicalJson.bytes(json("{\"size\":1.50,\"n\":30000000000000000000000000001}")),
+            StandardCharsets.UTF_8)).isEqualTo("{\"n\":30000000000000000000000000001,\"size\":1.50}");
+        assertThat(CanonicalJson.sha256(json("{\"size\":1.50}"))).isNotEqualTo(CanonicalJson.sha256(json("{\"size\":1.5}")));
+    }
+
+    @Test
     void theDigestIsTheSha256OfTheCanonicalBytes() throws Exception {
         JsonNode v = json("{\"z\":true,\"a\":[\"q\"]}");
         assertThat(CanonicalJson.sha256(v)).isEqualTo(CanonicalJson.sha256().digest(CanonicalJson.bytes(v)));
