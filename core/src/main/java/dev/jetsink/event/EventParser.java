@@ -51,103 +51,38 @@ public final class EventParser {
     public List<OutboundEvent> parse(byte[] body) throws MalformedEventException {
         Objects.requireNonNull(body, "body");
         List<OutboundEvent> events = new ArrayList<>();
+        // Each record's tree is turned into its envelope at once and dropped (BodyStream).
         if (kind == TargetKind.NOTIFY) {
-            for (S3EventRecord record : records(body)) {
-                events.add(Envelopes.notify(record));
-            }
+            BodyStream.notifyRecords(body, (value, n) -> events.add(Envelopes.notify(checkedRecord(value, n))));
         } else {
-            for (AuditEntry entry : entries(body)) {
-                events.add(Envelopes.audit(entry));
-            }
+            BodyStream.auditEntries(body, (value, n) -> events.add(Envelopes.audit(checkedEntry(value, n))));
         }
         return List.copyOf(events);
     }
 
     /** The S3 event records of a notify body; never empty. */
     public static List<S3EventRecord> records(byte[] body) throws MalformedEventException {
-        JsonNode root = single(JsonBody.roots(body));
-        if (!root.isObject()) {
-            throw new MalformedEventException("body must be a JSON object");
-        }
-        if (!root.has("Records")) {
-            return List.of(checkedRecord(root, 1));
-        }
-        JsonNode array = root.get("Records");
-        if (!array.isArray()) {
-            throw new MalformedEventException("Records must be an array");
-        }
-        if (array.isEmpty()) {
-            throw new MalformedEventException("Records must hold at least one record");
-        }
-        List<S3EventRecord> records = new ArrayList<>(array.size());
-        for (int i = 0; i < array.size(); i++) {
-            records.add(checkedRecord(array.get(i), i + 1));
-        }
+        List<S3EventRecord> records = new ArrayList<>();
+        BodyStream.notifyRecords(body, (value, n) -> records.add(checkedRecord(value, n)));
         return List.copyOf(records);
     }
 
     /** The entries of an audit body, credentials already redacted; never empty. */
     public static List<AuditEntry> entries(byte[] body) throws MalformedEventException {
-        List<JsonBody.Root> roots = JsonBody.roots(body);
-        if (roots.isEmpty()) {
-            throw new MalformedEventException("body is empty");
-        }
-        List<JsonNode> values = new ArrayList<>();
-        JsonNode first = roots.get(0).node();
-        if (first.isArray()) {
-            if (roots.size() > 1) {
-                throw new MalformedEventException("line " + roots.get(1).line()
-                        + ": nothing may follow a JSON array of entries");
-            }
-            first.forEach(values::add);
-            if (values.isEmpty()) {
-                throw new MalformedEventException("body is an empty array: no entries");
-            }
-        } else {
-            for (JsonBody.Root r : roots) {
-                if (isRecordsWrapper(r.node())) {
-                    r.node().get("Records").forEach(values::add);
-                } else {
-                    values.add(r.node());
-                }
-            }
-            if (values.isEmpty()) {
-                throw new MalformedEventException("Records must hold at least one entry");
-            }
-        }
-        List<AuditEntry> entries = new ArrayList<>(values.size());
-        for (int i = 0; i < values.size(); i++) {
-            JsonNode value = values.get(i);
-            if (!value.isObject()) {
-                throw new MalformedEventException("entry " + (i + 1) + ": must be a JSON object");
-            }
-            try {
-                entries.add(AuditEntry.adopt((ObjectNode) value));
-            } catch (MalformedEventException e) {
-                throw e.within("entry " + (i + 1));
-            }
-        }
+        List<AuditEntry> entries = new ArrayList<>();
+        BodyStream.auditEntries(body, (value, n) -> entries.add(checkedEntry(value, n)));
         return List.copyOf(entries);
     }
 
-    /**
-     * RustFS posts audit entries in the notify webhook's envelope,
-     * {@code {"EventName","Key","Records":[entry]}} (FORMATS.md, "Senders"); an audit entry itself
-     * has no {@code Records} array.
-     */
-    private static boolean isRecordsWrapper(JsonNode node) {
-        return node.isObject() && node.path("Records").isArray() && !node.has("api");
-    }
-
-    private static JsonNode single(List<JsonBody.Root> roots) throws MalformedEventException {
-        if (roots.isEmpty()) {
-            throw new MalformedEventException("body is empty");
+    private static AuditEntry checkedEntry(JsonNode value, int number) throws MalformedEventException {
+        if (!value.isObject()) {
+            throw new MalformedEventException("entry " + number + ": must be a JSON object");
         }
-        if (roots.size() > 1) {
-            throw new MalformedEventException("line " + roots.get(1).line()
-                    + ": a notify body holds one JSON object, found another value");
+        try {
+            return AuditEntry.adopt((ObjectNode) value);
+        } catch (MalformedEventException e) {
+            throw e.within("entry " + number);
         }
-        return roots.get(0).node();
     }
 
     private static S3EventRecord checkedRecord(JsonNode value, int number) throws MalformedEventException {

@@ -29,9 +29,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads a request body into JSON trees under fixed limits, and writes trees back out. The one
- * place that knows Jackson's configuration, so parse limits and number handling cannot drift
- * between notify and audit.
+ * The one place that knows Jackson's configuration — parse limits, number handling, the checks a
+ * body passes before any JSON is read, error locations — so they cannot drift between notify and
+ * audit ({@link BodyStream} walks bodies with it) or between reading and writing.
  */
 final class JsonBody {
     /** Largest body the parser accepts; the HTTP ingest answers 413 above this before parsing. */
@@ -60,40 +60,15 @@ final class JsonBody {
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .build();
 
-    /** One top-level JSON value of a body and the line it starts on (1-based). */
-    record Root(JsonNode node, int line) {
-    }
-
     private JsonBody() {
     }
 
-    /** Every top-level value of {@code body}, in order; empty when the body holds only whitespace. */
-    static List<Root> roots(byte[] body) throws MalformedEventException {
+    /** The checks every body passes before any JSON is read: its size, UTF-8 only, no NUL. */
+    static void checkBytes(byte[] body) throws MalformedEventException {
         if (body.length > MAX_BODY_BYTES) {
             throw new MalformedEventException("body is larger than " + MAX_BODY_BYTES + " bytes");
         }
         checkUtf8(body);
-        List<Root> roots = new ArrayList<>();
-        JsonParser parser = null;
-        try {
-            parser = MAPPER.createParser(body);
-            while (parser.nextToken() != null) {
-                int line = parser.currentTokenLocation().getLineNr();
-                roots.add(new Root(MAPPER.readTree(parser), line));
-            }
-            return roots;
-        } catch (JsonEOFException e) {
-            throw located(e, parser, "JSON ends before the value is complete");
-        } catch (StreamConstraintsException e) {
-            throw located(e, parser, limitBroken(e));
-        } catch (JsonProcessingException e) {
-            throw located(e, parser, "not valid JSON");
-        } catch (IOException e) {
-            // A byte array cannot fail to read; anything else here is a bug, not bad input.
-            throw new UncheckedIOException(e);
-        } finally {
-            closeQuietly(parser);
-        }
     }
 
     /** Compact UTF-8 JSON of whatever {@code writer} emits. */
@@ -154,7 +129,7 @@ final class JsonBody {
         }
     }
 
-    private static MalformedEventException located(JsonProcessingException e, JsonParser parser, String what) {
+    static MalformedEventException located(JsonProcessingException e, JsonParser parser, String what) {
         JsonLocation at = e.getLocation() != null ? e.getLocation()
                 : parser != null ? parser.currentLocation() : null;
         if (at == null || at.getLineNr() < 1) {
@@ -164,7 +139,7 @@ final class JsonBody {
     }
 
     /* Jackson reports which limit broke only in prose; map it to our own words and numbers. */
-    private static String limitBroken(StreamConstraintsException e) {
+    static String limitBroken(StreamConstraintsException e) {
         String m = String.valueOf(e.getOriginalMessage());
         if (m.contains("nesting depth")) {
             return "nesting deeper than " + MAX_DEPTH + " levels";
@@ -181,7 +156,7 @@ final class JsonBody {
         return "JSON exceeds the parser's limits";
     }
 
-    private static void closeQuietly(JsonParser parser) {
+    static void closeQuietly(JsonParser parser) {
         if (parser != null) {
             try {
                 parser.close();

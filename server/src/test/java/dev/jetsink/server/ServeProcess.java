@@ -35,6 +35,11 @@ final class ServeProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:+ExitOnOutOfMemoryError", "-Xmx192m",
             "-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve"));
+        // e.g. -Djetsink.serve.jvmArg=-Xlog:gc:file=/tmp/gc-%p.log to measure a scenario's heap
+        String extra = System.getProperty("jetsink.serve.jvmArg", "");
+        if (!extra.isBlank()) {
+            cmd.add(1, extra);
+        }
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().keySet().removeIf(k -> k.startsWith("RUSTFS_") || k.startsWith("JETSINK_"));

@@ -5,9 +5,9 @@ import java.util.concurrent.Semaphore;
 
 /**
  * Bounds the request-body bytes the ingest holds at once. A body is held whole until its events
- * are queued, and parsed into a tree several times its size, so many maximal 4 MiB bodies at once
- * would need far more than the launcher's heap (measured: a flood of them ran the daemon out of
- * memory). Each body is charged for the bytes that have actually arrived, never for a declared
+ * are queued, with its envelopes beside it (about its size again; records are parsed one at a
+ * time, issue #12), so many maximal 4 MiB bodies at once would still need more than the launcher's
+ * heap (measured before streaming parse: a flood of them ran the daemon out of memory). Each body is charged for the bytes that have actually arrived, never for a declared
  * length, so a client that declares 4 MiB and stalls holds nothing; the room goes back when the
  * request is answered. Ordinary webhook bodies, a few KiB, always fit.
  */
@@ -15,8 +15,8 @@ public final class BodyBudget {
 
     /** How long a body may wait for room before its request is answered 503. */
     static final Duration WAIT = Duration.ofSeconds(2);
-    /** The parse tree and payload copies of a body take several times its bytes (see DESIGN.md). */
-    private static final int HEAP_SHARE = 24;
+    /** A body, its envelopes and one record's tree take about 2.5 times its bytes (see DESIGN.md). */
+    private static final int HEAP_SHARE = 8;
     private static final int UNIT = 1024;
 
     private final Semaphore kib;
@@ -32,7 +32,7 @@ public final class BodyBudget {
         this.kib = new Semaphore(capacityKib);
     }
 
-    /** A budget of a 24th of the JVM's maximum heap (8 MiB at the launcher's 192 MiB). */
+    /** A budget of an eighth of the JVM's maximum heap (24 MiB at the launcher's 192 MiB). */
     public static BodyBudget forHeap(long maxHeapBytes, int maxBodyBytes) {
         return new BodyBudget(maxHeapBytes / HEAP_SHARE, maxBodyBytes);
     }

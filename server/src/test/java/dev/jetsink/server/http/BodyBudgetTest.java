@@ -9,9 +9,9 @@ class BodyBudgetTest {
     private static final int MAX = 4 * 1024 * 1024;
 
     @Test
-    void aTwentyFourthOfTheHeapButNeverLessThanOneMaximalBody() {
-        assertThat(BodyBudget.forHeap(192L << 20, MAX).capacityBytes()).isEqualTo(8L << 20);
-        assertThat(BodyBudget.forHeap(32L << 20, MAX).capacityBytes()).isEqualTo(MAX);
+    void anEighthOfTheHeapButNeverLessThanOneMaximalBody() {
+        assertThat(BodyBudget.forHeap(192L << 20, MAX).capacityBytes()).isEqualTo(24L << 20);
+        assertThat(BodyBudget.forHeap(16L << 20, MAX).capacityBytes()).isEqualTo(MAX);
     }
 
     @Test
