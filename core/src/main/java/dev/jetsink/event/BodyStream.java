@@ -35,10 +35,7 @@ final class BodyStream {
      * turn) or one bare record.
      */
     static void notifyRecords(byte[] body, Each each) throws MalformedEventException {
-        JsonBody.checkBytes(body);
-        JsonParser parser = null;
-        try {
-            parser = JsonBody.MAPPER.createParser(body);
+        walk(body, parser -> {
             JsonToken first = parser.nextToken();
             if (first == null) {
                 throw new MalformedEventException("body is empty");
@@ -73,14 +70,7 @@ final class BodyStream {
             } else {
                 each.accept(rest, 1);
             }
-        } catch (JsonProcessingException e) {
-            throw located(e, parser);
-        } catch (IOException e) {
-            // A byte array cannot fail to read; anything else here is a bug, not bad input.
-            throw new UncheckedIOException(e);
-        } finally {
-            JsonBody.closeQuietly(parser);
-        }
+        });
     }
 
     /**
@@ -89,10 +79,7 @@ final class BodyStream {
      * {@code Records} array and no {@code api}).
      */
     static void auditEntries(byte[] body, Each each) throws MalformedEventException {
-        JsonBody.checkBytes(body);
-        JsonParser parser = null;
-        try {
-            parser = JsonBody.MAPPER.createParser(body);
+        walk(body, parser -> {
             int entries = 0;
             boolean first = true;
             JsonToken t;
@@ -117,9 +104,25 @@ final class BodyStream {
             if (first) {
                 throw new MalformedEventException("body is empty");
             }
+        });
+    }
+
+    /** What reads one body from its parser. */
+    @FunctionalInterface
+    private interface Walk {
+        void over(JsonParser parser) throws IOException, MalformedEventException;
+    }
+
+    private static void walk(byte[] body, Walk walk) throws MalformedEventException {
+        JsonBody.checkBytes(body);
+        JsonParser parser = null;
+        try {
+            parser = JsonBody.MAPPER.createParser(body);
+            walk.over(parser);
         } catch (JsonProcessingException e) {
             throw located(e, parser);
         } catch (IOException e) {
+            // A byte array cannot fail to read; anything else here is a bug, not bad input.
             throw new UncheckedIOException(e);
         } finally {
             JsonBody.closeQuietly(parser);
