@@ -191,8 +191,9 @@ public final class DemoCommand implements Callable<Integer> {
         boolean ok = drained && missing == 0 && tally.duplicates() == 0 && queued == 0 && failed == 0
             && tally.messages() == burst.acknowledged.size() && tally.distinctMsgIds() == tally.messages();
         out.println();
-        out.println(ok ? "PASS: every acknowledged event is in the stream exactly once"
-            : "FAIL: events were lost, duplicated or left undelivered");
+        String counts = " (lost " + missing + ", duplicates stored " + tally.duplicates() + ")";
+        out.println(ok ? "PASS: every acknowledged event is in the stream exactly once" + counts
+            : "FAIL: events were lost, duplicated or left undelivered" + counts);
         out.flush();
         return ok ? Main.EXIT_OK : Main.EXIT_FAILURE;
     }
