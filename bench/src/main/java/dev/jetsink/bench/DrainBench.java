@@ -172,6 +172,7 @@ public final class DrainBench {
         TargetRuntime runtime = TargetRuntime.system().withListener(counter)
             .withNotifyConcurrency(new StreamConcurrency(notifyConcurrency));
         try (NatsTarget target = NatsTarget.open(config(queueDir, window, n), runtime)) {
+            ROUND.incrementAndGet();
             long fillStart = System.nanoTime();
             List<CompletableFuture<Void>> batch = new ArrayList<>();
             for (int i = 0; i < n; i++) {
@@ -280,9 +281,17 @@ public final class DrainBench {
         return loaded.config().activeTargets().get(0);
     }
 
+    /**
+     * Rounds fill the queue with events numbered from 0 again; the round makes them distinct
+     * events, as a store's would be, so content-derived msg ids do not match an earlier round's
+     * inside the stream's duplicate window.
+     */
+    private static final java.util.concurrent.atomic.AtomicLong ROUND = new java.util.concurrent.atomic.AtomicLong();
+
     /** A 1 KiB JSON event. */
     private static OutboundEvent event(TargetKind kind, int i) {
-        String head = "{\"EventName\":\"s3:ObjectCreated:Put\",\"Key\":\"bench/obj-" + i + "\",\"pad\":\"";
+        String head = "{\"EventName\":\"s3:ObjectCreated:Put\",\"Key\":\"bench/obj-" + i + "\",\"round\":"
+            + ROUND.get() + ",\"pad\":\"";
         String json = head + "x".repeat(EVENT_BYTES - head.length() - 2) + "\"}";
         return new OutboundEvent(new EventMetadata(kind, "bench", "obj-" + i, "s3:ObjectCreated:Put",
             "application/json"), json.getBytes(StandardCharsets.UTF_8));

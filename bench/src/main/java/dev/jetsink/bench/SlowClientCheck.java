@@ -79,7 +79,9 @@ final class SlowClientCheck {
         long[] http = new long[total];
         AtomicLong failures = new AtomicLong();
         CpuPressure before = CpuPressure.sample();
-        RawHttpLoad.run(daemon.host(), daemon.port(), rate, total, i -> body, new long[total], http, failures,
+        String run = Long.toString(System.nanoTime());
+        RawHttpLoad.run(daemon.host(), daemon.port(), rate, total, i -> Wrk.numbered(body, run + "-" + i), new long[total],
+            http, failures,
             READ_TIMEOUT, GRACE);
         double pressure = CpuPressure.sample().percentSince(before).orElse(-1);
         Arrays.sort(http);

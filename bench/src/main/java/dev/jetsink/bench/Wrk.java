@@ -26,18 +26,41 @@ final class Wrk {
         this.script = script;
     }
 
-    /** Writes the request script for {@code body} into {@code dir}. */
+    /**
+     * Writes the request script for {@code body} into {@code dir}. Every request carries a distinct
+     * event, as a store's would: a {@code "bench"} member holding the wrk thread and request number
+     * goes first into the first record, so jetsink's content-derived msg ids differ and the stream
+     * stores each one (the same bytes every time would be one event re-sent).
+     */
     static Wrk posting(Path binary, byte[] body, Path dir) throws IOException {
         String json = new String(body, StandardCharsets.UTF_8);
-        if (json.contains("]==]")) {
-            throw new IllegalArgumentException("body cannot be quoted as a Lua long string");
+        String marker = "\"Records\":[{";
+        int at = json.indexOf(marker);
+        if (json.contains("]==]") || at < 0) {
+            throw new IllegalArgumentException("body must hold a Records array and be quotable as a Lua long string");
         }
+        String head = json.substring(0, at + marker.length()) + "\"bench\":\"";
+        String tail = "\"," + json.substring(at + marker.length());
         Path script = dir.resolve("notify-post.lua");
         Files.writeString(script, "wrk.method = \"POST\"\n"
             + "wrk.path = \"/notify\"\n"
             + "wrk.headers[\"Content-Type\"] = \"application/json\"\n"
-            + "wrk.body = [==[" + json + "]==]\n");
+            + "local threads = 0\n"
+            + "function setup(thread)\n  threads = threads + 1\n  thread:set(\"tid\", threads)\nend\n"
+            + "local head = [==[" + head + "]==]\n"
+            + "local tail = [==[" + tail + "]==]\n"
+            + "local n = 0\n"
+            + "function request()\n  n = n + 1\n"
+            + "  return wrk.format(nil, nil, nil, head .. tid .. \"-\" .. n .. tail)\nend\n");
         return new Wrk(binary, script);
+    }
+
+    /** {@code body} with a distinct {@code "bench"} member in its first record, as the wrk script sends it. */
+    static byte[] numbered(byte[] body, String n) {
+        String json = new String(body, StandardCharsets.UTF_8);
+        String marker = "\"Records\":[{";
+        int at = json.indexOf(marker) + marker.length();
+        return (json.substring(0, at) + "\"bench\":\"" + n + "\"," + json.substring(at)).getBytes(StandardCharsets.UTF_8);
     }
 
     /** One run against {@code http://host:port} for {@code seconds}; the pressure covers the run. */

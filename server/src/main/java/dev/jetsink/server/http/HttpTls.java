@@ -63,13 +63,17 @@ public final class HttpTls {
 
     /** Starts checking the files for a rotation on {@code scheduler}. */
     void watch(Scheduler scheduler) {
-        scheduler.schedule(() -> {
-            try {
-                check();
-            } finally {
-                watch(scheduler);
-            }
-        }, CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            scheduler.schedule(() -> {
+                try {
+                    check();
+                } finally {
+                    watch(scheduler);
+                }
+            }, CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the server is stopping: nothing left to serve a new certificate to
+        }
     }
 
     /** Re-reads the pair if either file changed since the last load. */

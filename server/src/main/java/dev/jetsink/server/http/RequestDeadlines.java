@@ -145,6 +145,7 @@ public final class RequestDeadlines extends AbstractLifeCycle implements Connect
                 since = -1;
                 received = false;
                 onExpiry = null;
+                expired = false;
                 return Optional.empty();
             }
             if (received || expired) {
