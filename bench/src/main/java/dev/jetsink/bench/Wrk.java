@@ -28,8 +28,8 @@ final class Wrk {
 
     /**
      * Writes the request script for {@code body} into {@code dir}. Every request carries a distinct
-     * event, as a store's would: a {@code "bench"} member holding the wrk thread and request number
-     * goes first into the first record, so jetsink's content-derived msg ids differ and the stream
+     * event, as a store's would: a {@code "bench"} member holding the run's start second, the wrk
+     * thread and the request number goes first into the first record, so jetsink's content-derived msg ids differ and the stream
      * stores each one (the same bytes every time would be one event re-sent).
      */
     static Wrk posting(Path binary, byte[] body, Path dir) throws IOException {
@@ -50,8 +50,10 @@ final class Wrk {
             + "local head = [==[" + head + "]==]\n"
             + "local tail = [==[" + tail + "]==]\n"
             + "local n = 0\n"
+            // each wrk run (warm-up, measured) starts its own numbering: the run's start second keeps them apart
+            + "local run = os.time()\n"
             + "function request()\n  n = n + 1\n"
-            + "  return wrk.format(nil, nil, nil, head .. tid .. \"-\" .. n .. tail)\nend\n");
+            + "  return wrk.format(nil, nil, nil, head .. run .. \"-\" .. tid .. \"-\" .. n .. tail)\nend\n");
         return new Wrk(binary, script);
     }
 
