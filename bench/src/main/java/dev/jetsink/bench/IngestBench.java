@@ -36,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  * CPU pressure ({@link CpuPressure}) is recorded beside every figure.
  *
  * <p>Usage: {@code IngestBench --jar JAR --out RESULTS.json --wrk WRK --nginx NGINX [--seconds 30]
- * [--stall-rate 2000] [--stall-seconds 15] [--stalled 500] [--jfr FILE.jfr]}.
+ * [--stall-rate 2000] [--stall-seconds 15] [--stalled 500] [--jfr FILE.jfr] [--only-jetsink yes]}
+ * (the last for profiling runs: the daemon alone, nothing written).
  */
 public final class IngestBench {
 
@@ -55,7 +56,7 @@ public final class IngestBench {
         for (String required : List.of("jar", "out", "wrk", "nginx")) {
             if (!opts.containsKey(required)) {
                 throw new IllegalArgumentException("usage: IngestBench --jar JAR --out RESULTS.json --wrk WRK --nginx NGINX "
-                    + "[--seconds 30] [--stall-rate 2000] [--stall-seconds 15] [--stalled 500] [--jfr FILE]");
+                    + "[--seconds 30] [--stall-rate 2000] [--stall-seconds 15] [--stalled 500] [--jfr FILE] [--only-jetsink yes]");
             }
         }
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "30"));
@@ -86,6 +87,10 @@ public final class IngestBench {
             try (DaemonProcess daemon = DaemonProcess.start(Path.of(opts.get("jar")), server.url(), STREAM, SUBJECT,
                 Files.createDirectories(work.resolve("queue")), List.of())) {
                 jetsink(daemon, admin, wrk, seconds, opts.get("jfr"), r);
+                if (opts.containsKey("only-jetsink")) {
+                    System.out.println("--only-jetsink: nothing else measured, results not written");
+                    return;
+                }
                 raw(admin, body, seconds, r);
                 nginx(Path.of(opts.get("nginx")), work.resolve("nginx"), wrk, seconds, r);
                 // The baseline p99 must be the daemon's, not a queue: offer at most half what it sustained.
@@ -114,20 +119,28 @@ public final class IngestBench {
      */
     private static void jetsink(DaemonProcess daemon, Connection admin, Wrk wrk, int seconds, String jfr,
                                 Map<String, Object> r) throws Exception {
-        int warm = Math.min(10, seconds);
+        // A daemon runs for days: the warm-up lets the JIT finish compiling the hot paths, which on
+        // two busy cores takes about 20 s (C2 still used a fifth of the daemon's CPU after 10 s).
+        int warm = Math.min(20, seconds);
         System.out.println("warm-up jetsink  " + wrk.run(daemon.host(), daemon.port(), warm).summary());
         awaitDrained(daemon);
         long storedBefore = Streams.state(admin, STREAM).getMsgCount();
         long acceptedBefore = (long) daemon.metric(ACCEPTED);
         if (jfr != null) {
-            jcmd(daemon.pid(), "JFR.start", "name=ingest", "settings=profile");
+            jcmd(daemon.pid(), "JFR.start", "name=ingest", "settings=default");
         }
+        double cpuBefore = cpuSeconds(daemon.pid());
         Wrk.Result w = wrk.run(daemon.host(), daemon.port(), seconds);
+        double daemonCpu = cpuSeconds(daemon.pid()) - cpuBefore;
         if (jfr != null) {
             jcmd(daemon.pid(), "JFR.stop", "name=ingest", "filename=" + Path.of(jfr).toAbsolutePath());
             System.out.println("flight recording of the measured run: " + jfr);
         }
         System.out.println("jetsink          " + w.summary());
+        // CPU per request moves less with the host's other load than the rate does.
+        double cpuMicros = daemonCpu * 1e6 / Math.max(1, w.requests());
+        System.out.printf("                 daemon CPU %.1f s in the run = %.0f us per request%n", daemonCpu, cpuMicros);
+        r.put("jetsink_daemon_cpu_us_per_request", Math.round(cpuMicros));
         double drainSecs = awaitDrained(daemon);
         long accepted = (long) daemon.metric(ACCEPTED) - acceptedBefore;
         long stored = Streams.state(admin, STREAM).getMsgCount() - storedBefore;
@@ -222,6 +235,13 @@ public final class IngestBench {
 
     private static double round2(double v) {
         return Math.round(v * 100) / 100.0;
+    }
+
+    /** User plus system CPU of a process so far, from {@code /proc/PID/stat} (clock ticks of 10 ms). */
+    private static double cpuSeconds(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 
     private static Map<String, String> options(String[] args) {

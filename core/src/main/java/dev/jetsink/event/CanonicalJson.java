@@ -1,13 +1,9 @@
 package dev.jetsink.event;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
+import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
 
 /**
  * The canonical form of a JSON value, the identity of an event (issue #12): object members sorted
@@ -22,14 +18,16 @@ public final class CanonicalJson {
     private CanonicalJson() {
     }
 
-    /** SHA-256 of the canonical form of {@code value}. */
+    /** SHA-256 of the canonical form of {@code value}, hashed as it is written (no copy of the bytes). */
     public static byte[] sha256(JsonNode value) {
-        return sha256().digest(bytes(value));
+        MessageDigest digest = sha256();
+        JsonBody.writeTo(new DigestSink(digest), gen -> JsonBody.writeNode(gen, value, true));
+        return digest.digest();
     }
 
     /** The canonical bytes of {@code value}. */
     public static byte[] bytes(JsonNode value) {
-        return JsonBody.write(gen -> write(gen, value));
+        return JsonBody.write(gen -> JsonBody.writeNode(gen, value, true));
     }
 
     static MessageDigest sha256() {
@@ -40,27 +38,22 @@ public final class CanonicalJson {
         }
     }
 
-    private static void write(JsonGenerator gen, JsonNode node) throws IOException {
-        if (node.isObject()) {
-            List<String> names = new ArrayList<>(node.size());
-            for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-                names.add(it.next());
-            }
-            names.sort(null);
-            gen.writeStartObject();
-            for (String name : names) {
-                gen.writeFieldName(name);
-                write(gen, node.get(name));
-            }
-            gen.writeEndObject();
-        } else if (node.isArray()) {
-            gen.writeStartArray();
-            for (JsonNode element : node) {
-                write(gen, element);
-            }
-            gen.writeEndArray();
-        } else {
-            gen.writeTree(node);
+    /** Feeds what the generator writes (in its own buffer-sized pieces) to a digest. */
+    private static final class DigestSink extends OutputStream {
+        private final MessageDigest digest;
+
+        DigestSink(MessageDigest digest) {
+            this.digest = digest;
+        }
+
+        @Override
+        public void write(int b) {
+            digest.update((byte) b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            digest.update(b, off, len);
         }
     }
 }

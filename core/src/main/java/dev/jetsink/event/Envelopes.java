@@ -56,7 +56,7 @@ public final class Envelopes {
             gen.writeStringField("bucket_name", bucketName);
             gen.writeStringField("event_name", eventName);
             gen.writeFieldName("data");
-            gen.writeTree(data);
+            JsonBody.writeNode(gen, data, false);
             gen.writeEndObject();
             gen.writeEndArray();
             gen.writeEndObject();

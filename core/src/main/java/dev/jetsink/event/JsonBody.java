@@ -19,14 +19,20 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one place that knows Jackson's configuration — parse limits, number handling, the checks a
@@ -60,6 +66,8 @@ final class JsonBody {
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .build();
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private JsonBody() {
     }
 
@@ -74,12 +82,69 @@ final class JsonBody {
     /** Compact UTF-8 JSON of whatever {@code writer} emits. */
     static byte[] write(GeneratorWork writer) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        try (JsonGenerator gen = MAPPER.createGenerator((OutputStream) out, JsonEncoding.UTF8)) {
+        writeTo(out, writer);
+        return out.toByteArray();
+    }
+
+    /** Compact UTF-8 JSON of whatever {@code writer} emits, into {@code out}. */
+    static void writeTo(OutputStream out, GeneratorWork writer) {
+        try (JsonGenerator gen = MAPPER.createGenerator(out, JsonEncoding.UTF8)) {
             writer.writeTo(gen);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
+    }
+
+    /**
+     * Writes {@code node} with the generator's own calls, as {@code writeTree} would but without
+     * the serializer lookups per value; object members in their order, or sorted by name
+     * ({@code String} order) for the canonical form. Values of kinds other than the common ones
+     * (decimals, big integers, binary) still go through {@code writeTree}, so the bytes are the same.
+     */
+    static void writeNode(JsonGenerator gen, JsonNode node, boolean sortMembers) throws IOException {
+        switch (node.getNodeType()) {
+            case OBJECT -> {
+                gen.writeStartObject();
+                if (sortMembers && node.size() > 1) {
+                    String[] names = new String[node.size()];
+                    int i = 0;
+                    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+                        names[i++] = it.next();
+                    }
+                    Arrays.sort(names);
+                    for (String name : names) {
+                        gen.writeFieldName(name);
+                        writeNode(gen, node.get(name), true);
+                    }
+                } else {
+                    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                        Map.Entry<String, JsonNode> member = it.next();
+                        gen.writeFieldName(member.getKey());
+                        writeNode(gen, member.getValue(), sortMembers);
+                    }
+                }
+                gen.writeEndObject();
+            }
+            case ARRAY -> {
+                gen.writeStartArray();
+                for (JsonNode element : node) {
+                    writeNode(gen, element, sortMembers);
+                }
+                gen.writeEndArray();
+            }
+            case STRING -> gen.writeString(node.textValue());
+            case BOOLEAN -> gen.writeBoolean(node.booleanValue());
+            case NULL -> gen.writeNull();
+            default -> {
+                if (node.isInt()) {
+                    gen.writeNumber(node.intValue());
+                } else if (node.isLong()) {
+                    gen.writeNumber(node.longValue());
+                } else {
+                    gen.writeTree(node);
+                }
+            }
+        }
     }
 
     /** What {@link #write} runs against a generator. */
@@ -94,17 +159,18 @@ final class JsonBody {
      * and refusing NUL (never legal raw in JSON) makes "UTF-8 only" a fact, not a hope.
      */
     private static void checkUtf8(byte[] body) throws MalformedEventException {
-        // Webhook bodies are nearly always ASCII: one pass settles them without a decoder.
+        // Webhook bodies are nearly always ASCII: one pass, eight bytes at a time, settles them
+        // without a decoder.
         int firstNonAscii = -1;
-        for (int i = 0; i < body.length; i++) {
-            byte b = body[i];
-            if (b == 0) {
-                throw new MalformedEventException("not valid JSON: NUL byte at byte offset " + i);
-            }
-            if (b < 0 && firstNonAscii < 0) {
-                firstNonAscii = i;
+        int i = 0;
+        for (; i + 8 <= body.length; i += 8) {
+            long w = (long) LONGS.get(body, i);
+            // a byte is NUL or has its high bit set: look at these eight one by one
+            if ((((w - 0x0101010101010101L) | w) & 0x8080808080808080L) != 0) {
+                firstNonAscii = checkBytes(body, i, i + 8, firstNonAscii);
             }
         }
+        firstNonAscii = checkBytes(body, i, body.length, firstNonAscii);
         if (firstNonAscii < 0) {
             return;
         }
@@ -127,6 +193,21 @@ final class JsonBody {
         if (decoder.flush(scratch).isError()) {
             throw new MalformedEventException("body is not valid UTF-8 at byte offset " + body.length);
         }
+    }
+
+    /** Refuses a NUL in {@code body[from, to)}; the first non-ASCII offset so far, or -1. */
+    private static int checkBytes(byte[] body, int from, int to, int firstNonAscii) throws MalformedEventException {
+        int first = firstNonAscii;
+        for (int i = from; i < to; i++) {
+            byte b = body[i];
+            if (b == 0) {
+                throw new MalformedEventException("not valid JSON: NUL byte at byte offset " + i);
+            }
+            if (b < 0 && first < 0) {
+                first = i;
+            }
+        }
+        return first;
     }
 
     static MalformedEventException located(JsonProcessingException e, JsonParser parser, String what) {

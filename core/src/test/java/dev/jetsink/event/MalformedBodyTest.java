@@ -72,6 +72,34 @@ class MalformedBodyTest {
     }
 
     @Test
+    void nulAnywhereIsRefusedWithItsOffset() {
+        // 8 bytes are checked at a time and the tail one by one: every offset of both.
+        byte[] valid = ("{\"event\":\"a\",\"pad\":\"" + "x".repeat(37) + "\"}").getBytes(StandardCharsets.UTF_8);
+        for (int at = 0; at < valid.length; at++) {
+            byte[] body = valid.clone();
+            body[at] = 0;
+            assertRefused(TargetKind.AUDIT, body, "not valid JSON: NUL byte at byte offset " + at);
+        }
+    }
+
+    @Test
+    void badUtf8AnywhereIsRefusedWithItsOffset() {
+        byte[] valid = ("{\"event\":\"a\",\"pad\":\"" + "x".repeat(37) + "\"}").getBytes(StandardCharsets.UTF_8);
+        for (int at = 21; at < valid.length - 2; at++) {
+            byte[] body = valid.clone();
+            body[at] = (byte) 0xC3; // a lead byte followed by ASCII
+            assertRefused(TargetKind.AUDIT, body, "body is not valid UTF-8 at byte offset " + at);
+        }
+    }
+
+    @Test
+    void utf8AfterANulIsNotWhatIsReported() {
+        byte[] body = ("{\"event\":\"\u00e9\",\"pad\":\"xxxxxxxxxxxxxxxx\"}").getBytes(StandardCharsets.UTF_8);
+        body[body.length - 5] = 0;
+        assertRefused(TargetKind.AUDIT, body, "not valid JSON: NUL byte at byte offset " + (body.length - 5));
+    }
+
+    @Test
     void utf16BodyIsRefusedNotGuessed() {
         byte[] body = "{\"event\":\"a\"}".getBytes(StandardCharsets.UTF_16BE);
 

@@ -79,11 +79,15 @@ public final class Ingest {
             .orElse("no " + kind.label() + " NATS target is enabled"));
     }
 
-    /** Queues {@code body} on the targets of {@code kind} (all of them, or the one named {@code id}). */
-    IngestResult accept(TargetKind kind, Optional<String> id, byte[] body) {
+    /**
+     * Queues {@code body} on the targets of {@code kind} (all of them, or the one named {@code id}).
+     * The result completes when every append is durable (on the queue writer's thread; no request
+     * thread waits for the fsync) or is refused; it never completes exceptionally.
+     */
+    CompletableFuture<IngestResult> accept(TargetKind kind, Optional<String> id, byte[] body) {
         List<NatsTarget> addressed = addressed(kind, id);
         if (addressed.isEmpty()) {
-            return unknown(kind, id);
+            return CompletableFuture.completedFuture(unknown(kind, id));
         }
         List<OutboundEvent> events;
         try {
@@ -93,7 +97,8 @@ public final class Ingest {
             // The message never quotes body content (MalformedEventException), so it is safe to log.
             log.warn("ingest rejected a malformed body kind={} target={} error=\"{}\"", kind.label(),
                 id.map(HttpJson::quote).orElse("*"), e.getMessage());
-            return IngestResult.Rejected.of(400, "malformed " + kind.label() + " body: " + e.getMessage());
+            return CompletableFuture.completedFuture(
+                IngestResult.Rejected.of(400, "malformed " + kind.label() + " body: " + e.getMessage()));
         }
         List<TargetAdmission> admitted = new ArrayList<>(addressed.size());
         String current = "";
@@ -104,13 +109,13 @@ public final class Ingest {
             }
             return appendAll(admitted, events);
         } catch (QueueFullException e) {
-            return IngestResult.Rejected.retryLater("queue full: " + current + " is at queue_limit " + e.limit(),
-                RETRY_SOON);
+            return CompletableFuture.completedFuture(IngestResult.Rejected.retryLater(
+                "queue full: " + current + " is at queue_limit " + e.limit(), RETRY_SOON));
         } catch (TargetUnavailableException e) {
-            return IngestResult.Rejected.retryLater(e.getMessage(), RETRY_INIT);
+            return CompletableFuture.completedFuture(IngestResult.Rejected.retryLater(e.getMessage(), RETRY_INIT));
         } catch (QueueStoreException e) {
             log.error("ingest refused, queue unavailable kind={} error=\"{}\"", kind.label(), e.getMessage());
-            return IngestResult.Rejected.retryLater("queue unavailable", RETRY_SOON);
+            return CompletableFuture.completedFuture(IngestResult.Rejected.retryLater("queue unavailable", RETRY_SOON));
         } finally {
             admitted.forEach(TargetAdmission::close);
         }
@@ -124,27 +129,28 @@ public final class Ingest {
         return id.map(i -> all.target(i).map(List::of).orElse(List.of())).orElse(all.targets());
     }
 
-    private static IngestResult appendAll(List<TargetAdmission> admitted, List<OutboundEvent> events) {
+    private static CompletableFuture<IngestResult> appendAll(List<TargetAdmission> admitted, List<OutboundEvent> events) {
         List<CompletableFuture<Void>> pending = new ArrayList<>(admitted.size() * events.size());
         for (TargetAdmission a : admitted) {
             for (OutboundEvent e : events) {
                 pending.add(a.append(e));
             }
         }
-        try {
-            CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
-                .get(DURABLE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
-            return new IngestResult.Accepted(events.size());
-        } catch (ExecutionException e) {
-            log.error("ingest failed to queue durably, sender should retry error=\"{}\"", describe(e.getCause()));
+        CompletableFuture<Void> all = pending.size() == 1 ? pending.get(0)
+            : CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new));
+        return all.orTimeout(DURABLE_BOUND.toMillis(), TimeUnit.MILLISECONDS).handle((ok, failure) -> {
+            if (failure == null) {
+                return new IngestResult.Accepted(events.size());
+            }
+            Throwable cause = unwrap(failure);
+            if (cause instanceof TimeoutException) {
+                log.error("ingest timed out waiting for the queue to be durable after {} s", DURABLE_BOUND.toSeconds());
+                return IngestResult.Rejected.retryLater("queue write timed out", RETRY_SOON);
+            }
+            log.error("ingest failed to queue durably, sender should retry error=\"{}\"",
+                cause.getClass().getSimpleName() + ": " + cause.getMessage());
             return IngestResult.Rejected.retryLater("queue write failed", RETRY_SOON);
-        } catch (TimeoutException e) {
-            log.error("ingest timed out waiting for the queue to be durable after {} s", DURABLE_BOUND.toSeconds());
-            return IngestResult.Rejected.retryLater("queue write timed out", RETRY_SOON);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return IngestResult.Rejected.retryLater("shutting down", RETRY_SOON);
-        }
+        });
     }
 
     // The queue stores bucket, object, event name and content type with 16-bit lengths; refuse
@@ -161,11 +167,12 @@ public final class Ingest {
         }
     }
 
-    private static String describe(Throwable t) {
+    private static Throwable unwrap(Throwable t) {
         Throwable c = t;
-        while (c instanceof java.util.concurrent.CompletionException && c.getCause() != null) {
+        while ((c instanceof java.util.concurrent.CompletionException || c instanceof ExecutionException)
+                && c.getCause() != null) {
             c = c.getCause();
         }
-        return c.getClass().getSimpleName() + ": " + c.getMessage();
+        return c;
     }
 }

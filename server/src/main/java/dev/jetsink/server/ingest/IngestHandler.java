@@ -9,10 +9,9 @@ import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.http.RequestDeadlines;
 import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.http.HttpHeader;
@@ -82,34 +81,42 @@ public final class IngestHandler extends Handler.Abstract {
         request.addFailureListener(failure -> gone.set(true));
         BodyBudget.Grant grant = budget.open();
         BodyReader.read(request, EventParser.MAX_BODY_BYTES, grant, deadlines, outcome -> {
-            try (grant) {
-                answer(request, response, callback, target.get(), outcome, gone);
+            // The grant (the body's bytes) is held until the answer is decided, fsync included.
+            CompletableFuture<Void> answered;
+            try {
+                answered = answer(request, response, callback, target.get(), outcome, gone);
             } catch (RuntimeException e) {
-                log.error("ingest failed kind={} error=\"{}\"", kind.label(), e.toString());
-                callback.failed(e);
+                answered = CompletableFuture.failedFuture(e);
             }
+            answered.whenComplete((ok, failure) -> {
+                grant.close();
+                if (failure != null) {
+                    log.error("ingest failed kind={} error=\"{}\"", kind.label(), failure.toString());
+                    callback.failed(failure);
+                }
+            });
         });
         return true;
     }
 
-    private void answer(Request request, Response response, Callback callback, Optional<String> target,
-                        BodyReader.Outcome outcome, AtomicBoolean gone) {
+    private CompletableFuture<Void> answer(Request request, Response response, Callback callback,
+                                           Optional<String> target, BodyReader.Outcome outcome, AtomicBoolean gone) {
         if (outcome instanceof BodyReader.Outcome.Complete complete) {
             if (gone.get() || !connected(request)) {
                 // The sender gave up (and will retry): queueing now would store the event twice.
                 log.debug("ingest dropped a request whose client went away kind={}", kind.label());
                 callback.failed(new java.io.IOException("client went away before its body was queued"));
-                return;
+                return DONE;
             }
-            IngestResult result = ingest.accept(kind, target, complete.body());
-            if (result instanceof IngestResult.Accepted a) {
-                checkCount(request, a.events());
-                Map<String, Object> body = new LinkedHashMap<>();
-                body.put("accepted", a.events());
-                HttpJson.send(response, callback, 200, body);
-            } else if (result instanceof IngestResult.Rejected r) {
-                reject(response, callback, r);
-            }
+            // Completes on the queue writer's thread after the fsync; no request thread waits.
+            return ingest.accept(kind, target, complete.body()).thenAcceptAsync(result -> {
+                if (result instanceof IngestResult.Accepted a) {
+                    checkCount(request, a.events());
+                    HttpJson.send(response, callback, 200, accepted(a.events()), "application/json");
+                } else if (result instanceof IngestResult.Rejected r) {
+                    reject(response, callback, r);
+                }
+            }, request.getComponents().getExecutor());
         } else if (outcome instanceof BodyReader.Outcome.TooLarge t) {
             HttpJson.errorAndClose(response, callback, 413, "body larger than " + t.limit() + " bytes", Optional.empty());
         } else if (outcome instanceof BodyReader.Outcome.Busy) {
@@ -122,6 +129,26 @@ public final class IngestHandler extends Handler.Abstract {
         } else if (outcome instanceof BodyReader.Outcome.Failed f) {
             callback.failed(f.cause());
         }
+        return DONE;
+    }
+
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+    // {"accepted":N}: nearly every answer, so the common ones are built once.
+    private static final byte[][] ACCEPTED = new byte[64][];
+
+    static {
+        for (int n = 0; n < ACCEPTED.length; n++) {
+            ACCEPTED[n] = acceptedJson(n);
+        }
+    }
+
+    private static byte[] accepted(int events) {
+        return events < ACCEPTED.length ? ACCEPTED[events] : acceptedJson(events);
+    }
+
+    private static byte[] acceptedJson(int events) {
+        return ("{\"accepted\":" + events + "}").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     private static void reject(Response response, Callback callback, IngestResult.Rejected r) {
