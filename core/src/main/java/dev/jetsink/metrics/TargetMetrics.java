@@ -61,6 +61,23 @@ public final class TargetMetrics implements LifecycleListener {
         meters.add(FunctionCounter.builder("jetsink_queue_corrupt_records", target,
                 t -> t.queue().map(QueueStore::corruptRecords).orElse(0L)).tags(own)
             .description("damaged queue records found and skipped").register(registry));
+        meters.add(FunctionCounter.builder("jetsink_queue_sidecar_rebuilt", target,
+                t -> t.queue().map(QueueStore::sidecarRebuilds).orElse(0L)).tags(own)
+            .description("resolution sidecars that failed their checksum, taken as nothing resolved").register(registry));
+        meters.add(FunctionCounter.builder("jetsink_failed_replayed", target, NatsTarget::replayedCount).tags(own)
+            .description("failed records an operator replayed into the queue").register(registry));
+        for (dev.jetsink.target.TargetState state : dev.jetsink.target.TargetState.values()) {
+            meters.add(Gauge.builder("jetsink_target_state", target, t -> t.state() == state ? 1 : 0)
+                .tags(own.and("state", state.label()))
+                .description("1 for the target's current state: delivering, idle, stalled, failing, degraded")
+                .register(registry));
+        }
+        meters.add(Gauge.builder("jetsink_queue_oldest_age_seconds", target,
+                t -> t.oldestAge().map(d -> d.toMillis() / 1000.0).orElse(0.0)).tags(own)
+            .description("age of the oldest queued entry, 0 when the queue is empty").register(registry));
+        meters.add(Gauge.builder("jetsink_last_ack_timestamp_seconds", target,
+                t -> t.lastAck().map(i -> i.toEpochMilli() / 1000.0).orElse(0.0)).tags(own)
+            .description("Unix time of the last publish ack, 0 before the first").register(registry));
         PerTarget perTarget = new PerTarget(registry, own);
         meters.addAll(perTarget.meters());
         byTarget.put(target.displayId(), perTarget);

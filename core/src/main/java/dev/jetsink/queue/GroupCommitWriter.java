@@ -1,11 +1,11 @@
 package dev.jetsink.queue;
 
 import dev.jetsink.event.EventMetadata;
+import dev.jetsink.time.LogThrottle;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.locks.ReentrantLock;
@@ -29,11 +29,11 @@ final class GroupCommitWriter implements Runnable {
     private static final int MAX_BATCH_RECORDS = 4096;
 
     /** One submitted append. {@code stop} marks the close request. */
-    record Pending(UUID msgId, long queuedAtMs, EventMetadata metadata, byte[] payload, int size,
+    record Pending(String msgId, int replays, long queuedAtMs, EventMetadata metadata, byte[] payload, int size,
                    CompletableFuture<QueuedEntry> future, boolean stop) {
     }
 
-    static final Pending STOP = new Pending(new UUID(0, 0), 0, null, null, 0, null, true);
+    static final Pending STOP = new Pending("-", 0, 0, null, null, 0, null, true);
 
     private final SegmentedQueue queue;
     private final SegmentFiles files;
@@ -51,6 +51,7 @@ final class GroupCommitWriter implements Runnable {
         this.files = files;
         this.options = options;
         this.nextSeq = nextSeq;
+        this.failures = new LogThrottle(options.clock(), LogThrottle.TEN_SECONDS);
     }
 
     void submit(Pending p) {
@@ -108,6 +109,9 @@ final class GroupCommitWriter implements Runnable {
         }
     }
 
+    /** One error line per 10 s for repeated write failures (a full disk fails every batch). */
+    private final LogThrottle failures;
+
     private void write(List<Pending> batch) {
         int i = 0;
         while (i < batch.size()) {
@@ -135,7 +139,7 @@ final class GroupCommitWriter implements Runnable {
             buffer.clear();
             for (int k = i; k < end; k++) {
                 Pending p = batch.get(k);
-                RecordCodec.encode(buffer, nextSeq++, p.msgId(), p.queuedAtMs(), p.metadata(), p.payload());
+                RecordCodec.encode(buffer, nextSeq++, p.msgId(), p.queuedAtMs(), p.metadata(), p.payload(), p.replays());
             }
             buffer.flip();
             long start = writePos;
@@ -143,10 +147,22 @@ final class GroupCommitWriter implements Runnable {
                 Segment.writeFully(active.writer, buffer, start);
                 active.writer.force(false);
             } catch (IOException | RuntimeException e) {
-                LOG.error("queue write or fsync failed in {}; failing {} appends and rolling to a new segment",
-                    active.log, batch.size() - i, e);
+                long held = failures.admit();
+                if (held >= 0) {
+                    LOG.error("queue write or fsync failed in {}; failing {} appends and rolling to a new segment"
+                        + " (same failure {} more time(s) in the last {} s)", active.log, batch.size() - i, held,
+                        LogThrottle.TEN_SECONDS.toSeconds(), e);
+                }
                 Segment failed = active;
                 active = null;
+                // The failed batch may have left part of a record (ENOSPC writes what fits): cut it
+                // off, so the segment ends at its last good record and is not read as damaged later.
+                try {
+                    failed.writer.truncate(start);
+                } catch (IOException | RuntimeException t) {
+                    LOG.warn("could not cut the failed write off {}; recovery will report its tail error=\"{}\"",
+                        failed.log, t.toString());
+                }
                 SegmentFiles.closeQuietly(failed.writer);
                 failed.writer = null;
                 queue.writeFailed(failed, firstSeq, nextSeq);

@@ -1,8 +1,8 @@
 package dev.jetsink.queue;
 
 import dev.jetsink.event.EventMetadata;
+import dev.jetsink.event.MsgIds;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /** Capacity held by {@link SegmentedQueue#reserve}; slots not used are given back on close. */
@@ -16,16 +16,21 @@ final class HeldReservation implements Reservation {
     }
 
     @Override
-    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<UUID> msgId) {
+    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId) {
+        return append(metadata, payload, msgId, 0);
+    }
+
+    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId, int replays) {
         // checked before a slot is taken, so a refused entry leaves the reservation whole
         RecordCodec.checkFits(metadata, payload);
+        msgId.ifPresent(MsgIds::check);
         synchronized (this) {
             if (remaining <= 0) {
                 throw new IllegalStateException("no reserved capacity left");
             }
             remaining--;
         }
-        return queue.submit(metadata, payload, msgId);
+        return queue.submit(metadata, payload, msgId, replays);
     }
 
     @Override

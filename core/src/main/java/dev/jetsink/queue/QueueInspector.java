@@ -107,7 +107,7 @@ public final class QueueInspector {
     private Optional<SegmentScanner.Result> scan(Path log, Consumer<Shown> sink, boolean payloads) throws IOException {
         String name = log.getFileName().toString();
         long first = SegmentFiles.firstSeqOf(name).orElseThrow();
-        BitSet resolved = SegmentFiles.readAck(log.resolveSibling(name.replace(".log", ".ack")));
+        BitSet resolved = SegmentFiles.readAck(log.resolveSibling(name.replace(".log", ".ack"))).resolved();
         try {
             return Optional.of(SegmentScanner.scan(log, (buf, offset, total) -> {
                 ByteBuffer record = buf.slice(offset, total);

@@ -34,6 +34,7 @@ final class QueueRecovery {
 
     long recover() throws IOException {
         Files.createDirectories(files.segments);
+        refuseNewerFormat();
         Files.deleteIfExists(files.dir.resolve("HWM" + SegmentFiles.TMP_SUFFIX));
         List<Long> firstSeqs = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(files.segments)) {
@@ -79,8 +80,15 @@ final class QueueRecovery {
      */
     private Segment recoverSegment(long first, long nextFirst, long[] lastSeq) throws IOException {
         boolean newest = nextFirst == Long.MAX_VALUE;
-        BitSet resolved = SegmentFiles.readAck(files.ack(first));
+        SegmentFiles.Sidecar sidecar = SegmentFiles.readAck(files.ack(first));
+        BitSet resolved = sidecar.resolved();
         Segment s = new Segment(first, files.log(first), files.ack(first), resolved);
+        if (sidecar.problem().isPresent()) {
+            LOG.error("queue sidecar {} {}: taken as nothing resolved, so this segment's entries are delivered again "
+                + "(the stream drops those it already holds within its duplicate window)", s.ack, sidecar.problem().get());
+            queue.countSidecarRebuilt();
+            s.ackDirty = true;
+        }
         long[] outOfPlace = {0};
         SegmentScanner.Result r = SegmentScanner.scan(s.log, (buf, offset, total) -> {
             long seq = RecordCodec.seqAt(buf, offset);
@@ -100,7 +108,7 @@ final class QueueRecovery {
         if (!r.headerValid()) {
             if (r.fileSize() >= 6 && isSegmentMagic(s.log) && r.fileSize() >= RecordCodec.SEGMENT_HEADER_BYTES) {
                 throw new QueueStoreException("segment " + s.log + " has an unsupported format version; "
-                    + "this jetsink reads version " + RecordCodec.FORMAT_VERSION);
+                    + "this jetsink reads versions " + RecordCodec.OLDEST_READABLE_VERSION + " to " + RecordCodec.FORMAT_VERSION);
             }
             if (r.fileSize() >= RecordCodec.SEGMENT_HEADER_BYTES) {
                 LOG.error("queue segment {} has a damaged header; reading its records anyway", s.log);
@@ -137,6 +145,34 @@ final class QueueRecovery {
         s.sealed = true;
         s.reader = FileChannel.open(s.log, StandardOpenOption.READ);
         return s;
+    }
+
+    /**
+     * A queue written by a newer jetsink (a segment header with a higher format version) is refused
+     * before anything in the directory is changed: no temporary file removed, no tail truncated,
+     * no sidecar rewritten. Running the older release against it would take its records for damage.
+     */
+    private void refuseNewerFormat() throws IOException {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(files.segments, "*.log")) {
+            for (Path p : ds) {
+                if (!SegmentFiles.LOG_NAME.matcher(p.getFileName().toString()).matches()) {
+                    continue;
+                }
+                java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(RecordCodec.SEGMENT_HEADER_BYTES);
+                try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
+                    while (header.hasRemaining() && ch.read(header) > 0) {
+                        // a short file is a torn create; recovery handles it
+                    }
+                }
+                if (header.position() >= 6 && header.getInt(0) == RecordCodec.SEGMENT_MAGIC
+                    && header.getShort(4) > RecordCodec.FORMAT_VERSION) {
+                    throw new QueueStoreException("queue segment " + p + " has format version " + header.getShort(4)
+                        + ", written by a newer jetsink; this jetsink reads versions " + RecordCodec.OLDEST_READABLE_VERSION
+                        + " to " + RecordCodec.FORMAT_VERSION + ". Nothing was changed: run the newer release on this "
+                        + "queue directory");
+                }
+            }
+        }
     }
 
     private static boolean isSegmentMagic(Path log) throws IOException {

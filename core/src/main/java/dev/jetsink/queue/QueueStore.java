@@ -4,7 +4,6 @@ import dev.jetsink.event.EventMetadata;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -36,7 +35,14 @@ public interface QueueStore extends AutoCloseable {
      * {@code Nats-Msg-Id} instead of a minted one when present (a content-derived id, SPEC §5.3
      * as changed by issue #12). It is stored with the entry, so every retry and replay keeps it.
      */
-    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<UUID> msgId);
+    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId);
+
+    /**
+     * Like {@link #append(EventMetadata, byte[], Optional)} for an event an operator replays from
+     * the failed store: {@code replays} (at least 1) is stored with the entry and comes back in
+     * {@link QueuedEntry#replays()}, so a record that fails again says how often it was tried.
+     */
+    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId, int replays);
 
     /**
      * Reserves room for {@code n} appends so a multi-target ingest is all-or-nothing.
@@ -80,6 +86,14 @@ public interface QueueStore extends AutoCloseable {
 
     /** Damaged records found and skipped since this store was opened (recovery and reads). */
     long corruptRecords();
+
+    /**
+     * Sidecars found unreadable or failing their checksum since this store was opened, each taken
+     * as "nothing resolved" (its entries delivered again, never hidden).
+     */
+    default long sidecarRebuilds() {
+        return 0;
+    }
 
     /** Flushes resolution bits, stops the writer, releases the lock. Idempotent. */
     @Override

@@ -2,6 +2,7 @@ package dev.jetsink.queue;
 
 import dev.jetsink.config.TargetKind;
 import dev.jetsink.event.EventMetadata;
+import dev.jetsink.event.MsgIds;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -17,15 +18,27 @@ import java.util.zip.CRC32C;
  */
 final class RecordCodec {
     static final int SEGMENT_MAGIC = 0x4A534B53; // "JSKS"
-    static final int RECORD_MAGIC = 0x4A534B52; // "JSKR"
-    static final short FORMAT_VERSION = 1;
+    /** Records of format version 1: a 16-byte UUID msg id. Still read; never written. */
+    static final int RECORD_MAGIC_V1 = 0x4A534B52; // "JSKR"
+    /** Records of format version 2: a text msg id and an attributes area. */
+    static final int RECORD_MAGIC = 0x4A534B32; // "JSK2"
+    /** The version this code writes in segment headers. */
+    static final short FORMAT_VERSION = 2;
+    /** The oldest version this code reads. */
+    static final short OLDEST_READABLE_VERSION = 1;
     static final int SEGMENT_HEADER_BYTES = 16;
     /** magic + body length + CRC32C. */
     static final int RECORD_PREFIX_BYTES = 12;
-    /** seq + queued-at + msg id + kind + four string lengths + payload length. */
-    static final int MIN_BODY_BYTES = 8 + 8 + 16 + 1 + 4 * 2 + 4;
+    /** v1: seq + queued-at + UUID msg id + kind + four string lengths + payload length. */
+    static final int MIN_BODY_BYTES_V1 = 8 + 8 + 16 + 1 + 4 * 2 + 4;
+    /** v2: seq + queued-at + kind + msg id length and at least one byte + four string lengths + attributes length + payload length. */
+    static final int MIN_BODY_BYTES = 8 + 8 + 1 + 1 + 1 + 4 * 2 + 2 + 4;
     /** Larger than any record we write (payloads are capped at 4 MiB upstream); bounds the scan. */
     static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
+    /** Attribute tag: how often the entry was replayed from the failed store (4-byte count). */
+    static final int ATTR_REPLAYS = 1;
+    /** Bytes the replays attribute takes: tag, length, count. */
+    private static final int REPLAYS_ATTRIBUTE_BYTES = 1 + 2 + 4;
 
     private RecordCodec() {
     }
@@ -36,23 +49,42 @@ final class RecordCodec {
         return b.flip();
     }
 
-    /** Size of the whole record (prefix included) for this entry. */
-    static int recordSize(EventMetadata m, byte[] payload) {
-        return RECORD_PREFIX_BYTES + MIN_BODY_BYTES + utf8(m.bucket()).length + utf8(m.object()).length
-            + utf8(m.eventName()).length + utf8(m.contentType()).length + payload.length;
+    /** Whether a segment header's version is one this code reads. */
+    static boolean readable(short version) {
+        return version >= OLDEST_READABLE_VERSION && version <= FORMAT_VERSION;
     }
 
-    /** Appends one record to {@code out}, which must have room for {@link #recordSize}. */
-    static void encode(ByteBuffer out, long seq, UUID msgId, long queuedAtMs, EventMetadata m, byte[] payload) {
+    /** Size of the whole record (prefix included) for this entry. */
+    static int recordSize(String msgId, EventMetadata m, byte[] payload, int replays) {
+        return RECORD_PREFIX_BYTES + MIN_BODY_BYTES - 1 + msgId.length() + utf8(m.bucket()).length
+            + utf8(m.object()).length + utf8(m.eventName()).length + utf8(m.contentType()).length
+            + (replays > 0 ? REPLAYS_ATTRIBUTE_BYTES : 0) + payload.length;
+    }
+
+    /**
+     * Appends one version 2 record to {@code out}, which must have room for {@link #recordSize};
+     * {@code msgId} must have passed {@link MsgIds#check}.
+     */
+    static void encode(ByteBuffer out, long seq, String msgId, long queuedAtMs, EventMetadata m, byte[] payload,
+                       int replays) {
         int start = out.position();
         out.putInt(RECORD_MAGIC).putInt(0).putInt(0);
         int bodyStart = out.position();
-        out.putLong(seq).putLong(queuedAtMs).putLong(msgId.getMostSignificantBits()).putLong(msgId.getLeastSignificantBits());
+        out.putLong(seq).putLong(queuedAtMs);
         out.put((byte) m.kind().ordinal());
+        out.put((byte) msgId.length());
+        for (int i = 0; i < msgId.length(); i++) {
+            out.put((byte) msgId.charAt(i));
+        }
         putString(out, m.bucket());
         putString(out, m.object());
         putString(out, m.eventName());
         putString(out, m.contentType());
+        if (replays > 0) {
+            out.putShort((short) REPLAYS_ATTRIBUTE_BYTES).put((byte) ATTR_REPLAYS).putShort((short) 4).putInt(replays);
+        } else {
+            out.putShort((short) 0);
+        }
         out.putInt(payload.length).put(payload);
         int bodyLength = out.position() - bodyStart;
         CRC32C crc = new CRC32C();
@@ -61,15 +93,19 @@ final class RecordCodec {
     }
 
     /**
-     * The body length of a valid record starting at {@code pos}, or -1 when there is no complete,
-     * CRC-valid record there. Never throws for garbage.
+     * The body length of a valid record (either version) starting at {@code pos}, or -1 when there
+     * is no complete, CRC-valid record there. Never throws for garbage.
      */
     static int validBodyLength(ByteBuffer segment, int pos) {
-        if (pos < 0 || pos + RECORD_PREFIX_BYTES > segment.limit() || segment.getInt(pos) != RECORD_MAGIC) {
+        if (pos < 0 || pos + RECORD_PREFIX_BYTES > segment.limit()) {
+            return -1;
+        }
+        int min = minBodyBytes(segment.getInt(pos));
+        if (min < 0) {
             return -1;
         }
         int len = segment.getInt(pos + 4);
-        if (len < MIN_BODY_BYTES || len > MAX_BODY_BYTES || (long) pos + RECORD_PREFIX_BYTES + len > segment.limit()) {
+        if (len < min || len > MAX_BODY_BYTES || (long) pos + RECORD_PREFIX_BYTES + len > segment.limit()) {
             return -1;
         }
         CRC32C crc = new CRC32C();
@@ -77,6 +113,12 @@ final class RecordCodec {
         return (int) crc.getValue() == segment.getInt(pos + 8) ? len : -1;
     }
 
+    /** The smallest body a record with this magic can have, or -1 for a magic that starts no record. */
+    static int minBodyBytes(int magic) {
+        return magic == RECORD_MAGIC ? MIN_BODY_BYTES : magic == RECORD_MAGIC_V1 ? MIN_BODY_BYTES_V1 : -1;
+    }
+
+    /** Both versions keep the sequence and the queued-at time first. */
     static long seqAt(ByteBuffer record, int pos) {
         return record.getLong(pos + RECORD_PREFIX_BYTES);
     }
@@ -86,31 +128,80 @@ final class RecordCodec {
     }
 
     /** A decoded record; the payload is only copied when asked for. */
-    record Decoded(long seq, String msgId, Instant queuedAt, EventMetadata metadata, int payloadOffset, int payloadLength) {
+    record Decoded(long seq, String msgId, Instant queuedAt, EventMetadata metadata, int payloadOffset, int payloadLength,
+                   int replays) {
         QueuedEntry entry() {
-            return new QueuedEntry(seq, msgId, queuedAt, metadata, payloadLength);
+            return new QueuedEntry(seq, msgId, queuedAt, metadata, payloadLength, replays);
         }
     }
 
     /**
-     * Decodes the header fields of the record at {@code pos} (CRC not checked here).
+     * Decodes the header fields of the record at {@code pos}, of either version (CRC not checked here).
      *
      * @throws BufferUnderflowException when {@code buf} ends inside the header
+     * @throws IllegalArgumentException when a field is out of its range
      */
     static Decoded decodeHeader(ByteBuffer buf, int pos) {
         ByteBuffer b = buf.duplicate();
+        int magic = b.getInt(pos);
         b.position(pos + RECORD_PREFIX_BYTES);
         long seq = b.getLong();
         long queuedAt = b.getLong();
-        UUID id = new UUID(b.getLong(), b.getLong());
-        int kindOrdinal = b.get();
-        TargetKind[] kinds = TargetKind.values();
-        if (kindOrdinal < 0 || kindOrdinal >= kinds.length) {
-            throw new IllegalArgumentException("unknown kind " + kindOrdinal + " in record " + seq);
+        String msgId;
+        TargetKind kind;
+        if (magic == RECORD_MAGIC_V1) {
+            msgId = new UUID(b.getLong(), b.getLong()).toString();
+            kind = kind(b.get(), seq);
+        } else if (magic == RECORD_MAGIC) {
+            kind = kind(b.get(), seq);
+            int idLength = Byte.toUnsignedInt(b.get());
+            byte[] id = new byte[idLength];
+            b.get(id);
+            msgId = new String(id, StandardCharsets.US_ASCII);
+            MsgIds.check(msgId);
+        } else {
+            throw new IllegalArgumentException("no record at " + pos);
         }
-        EventMetadata meta = new EventMetadata(kinds[kindOrdinal], getString(b), getString(b), getString(b), getString(b));
+        EventMetadata meta = new EventMetadata(kind, getString(b), getString(b), getString(b), getString(b));
+        int replays = magic == RECORD_MAGIC ? attributes(b, seq) : 0;
         int payloadLength = b.getInt();
-        return new Decoded(seq, id.toString(), Instant.ofEpochMilli(queuedAt), meta, b.position(), payloadLength);
+        return new Decoded(seq, msgId, Instant.ofEpochMilli(queuedAt), meta, b.position(), payloadLength, replays);
+    }
+
+    private static TargetKind kind(byte ordinal, long seq) {
+        TargetKind[] kinds = TargetKind.values();
+        if (ordinal < 0 || ordinal >= kinds.length) {
+            throw new IllegalArgumentException("unknown kind " + ordinal + " in record " + seq);
+        }
+        return kinds[ordinal];
+    }
+
+    /*
+     * The attributes area (version 2): entries of a 1-byte tag, a 2-byte length and that many
+     * bytes, filling the area exactly. Tag 1 is the replay count (4 bytes). A reader skips tags it
+     * does not know, so a later release may add optional attributes without a new format version
+     * (one whose meaning must not be ignored needs a new version). Returns the replay count.
+     */
+    private static int attributes(ByteBuffer b, long seq) {
+        int length = Short.toUnsignedInt(b.getShort());
+        int end = b.position() + length;
+        int replays = 0;
+        while (b.position() < end) {
+            int tag = Byte.toUnsignedInt(b.get());
+            int n = Short.toUnsignedInt(b.getShort());
+            if (tag == ATTR_REPLAYS && n == 4) {
+                replays = b.getInt();
+                if (replays < 0) {
+                    throw new IllegalArgumentException("negative replay count in record " + seq);
+                }
+            } else {
+                b.position(b.position() + n);
+            }
+        }
+        if (b.position() != end) {
+            throw new IllegalArgumentException("attributes overrun their area in record " + seq);
+        }
+        return replays;
     }
 
     /**
@@ -150,7 +241,7 @@ final class RecordCodec {
     static void checkFits(EventMetadata m, byte[] payload) {
         Objects.requireNonNull(m, "metadata");
         Objects.requireNonNull(payload, "payload");
-        long body = MIN_BODY_BYTES + (long) payload.length;
+        long body = MIN_BODY_BYTES + MsgIds.MAX_BYTES + (long) payload.length;
         for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
             int n = utf8(s).length;
             if (n > 0xFFFF) {

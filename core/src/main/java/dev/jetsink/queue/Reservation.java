@@ -2,7 +2,6 @@ package dev.jetsink.queue;
 
 import dev.jetsink.event.EventMetadata;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -24,7 +23,7 @@ public interface Reservation extends AutoCloseable {
      * Appends one entry with {@code msgId} as its {@code Nats-Msg-Id} (minted by the queue when
      * empty); same contract as {@link QueueStore#append}.
      */
-    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<UUID> msgId);
+    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId);
 
     /** Slots not yet used. */
     int remaining();

@@ -14,6 +14,8 @@ final class Segment {
     /** One bit per sequence number a segment can hold (the roll limit), so the sidecar has a fixed size. */
     static final int MAX_RECORDS = 65_536;
     static final int ACK_BYTES = MAX_RECORDS / 8;
+    /** A sidecar file of format version 2: the bitmap, then the CRC32C of the bitmap (4 bytes, big-endian). */
+    static final int ACK_FILE_BYTES = ACK_BYTES + 4;
 
     final long firstSeq;
     final Path log;
@@ -55,11 +57,21 @@ final class Segment {
         return (int) (seq - firstSeq);
     }
 
-    /** Snapshot of the sidecar bytes (bit i of byte i/8, least significant first). */
+    /**
+     * Snapshot of the sidecar file: the bitmap (bit i of byte i/8, least significant first) and its
+     * CRC32C.
+     */
     byte[] ackBytes() {
-        byte[] out = new byte[ACK_BYTES];
+        return ackFile(resolved);
+    }
+
+    static byte[] ackFile(BitSet resolved) {
+        byte[] out = new byte[ACK_FILE_BYTES];
         byte[] bits = resolved.toByteArray();
         System.arraycopy(bits, 0, out, 0, Math.min(bits.length, ACK_BYTES));
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(out, 0, ACK_BYTES);
+        ByteBuffer.wrap(out).putInt(ACK_BYTES, (int) crc.getValue());
         return out;
     }
 

@@ -73,6 +73,14 @@ final class SegmentFiles {
         } catch (IOException | RuntimeException e) {
             closeQuietly(w);
             closeQuietly(s.reader);
+            // A full disk refuses the header: leave no empty segment behind (one per refused request
+            // once filled a directory with thousands of them).
+            try {
+                Files.deleteIfExists(s.log);
+                Files.deleteIfExists(s.ack);
+            } catch (IOException cleanup) {
+                e.addSuppressed(cleanup);
+            }
             throw e;
         }
         s.writer = w;
@@ -80,12 +88,12 @@ final class SegmentFiles {
         return s;
     }
 
-    /** Opens (creating it zero-filled when missing) the sidecar of {@code s}. */
+    /** Opens the sidecar of a new segment {@code s}, writing it empty (nothing resolved) with its checksum. */
     FileChannel openAck(Segment s, boolean force) throws IOException {
         FileChannel ch = channels.open(s.ack, EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
             StandardOpenOption.WRITE));
-        if (ch.size() < Segment.ACK_BYTES) {
-            Segment.writeFully(ch, ByteBuffer.allocate((int) (Segment.ACK_BYTES - ch.size())), ch.size());
+        if (ch.size() < Segment.ACK_FILE_BYTES) {
+            Segment.writeFully(ch, ByteBuffer.wrap(Segment.ackFile(new BitSet())), 0);
             if (force) {
                 ch.force(true);
             }
@@ -93,14 +101,41 @@ final class SegmentFiles {
         return ch;
     }
 
-    /** The resolution bits of a segment; a missing sidecar means nothing in it is resolved. */
-    static BitSet readAck(Path ack) throws IOException {
+    /**
+     * What a sidecar says: its resolution bits, or, when it cannot be trusted, nothing resolved and
+     * the reason.
+     */
+    record Sidecar(BitSet resolved, Optional<String> problem) {
+    }
+
+    /**
+     * Reads a segment's sidecar. Missing: nothing resolved. {@value Segment#ACK_BYTES} bytes: a
+     * version 1 sidecar, which has no checksum, taken as it is. {@value Segment#ACK_FILE_BYTES}
+     * bytes: the bitmap is used only when its CRC32C matches. Anything else, or a mismatch: nothing
+     * resolved, with the problem named, because a set bit hides a live entry for good while a
+     * cleared one only delivers it again (with its msg id, so the stream drops the duplicate within
+     * its window).
+     */
+    static Sidecar readAck(Path ack) throws IOException {
+        byte[] bytes;
         try {
-            byte[] bytes = Files.readAllBytes(ack);
-            return Segment.parseAck(bytes.length > Segment.ACK_BYTES ? java.util.Arrays.copyOf(bytes, Segment.ACK_BYTES) : bytes);
+            bytes = Files.readAllBytes(ack);
         } catch (NoSuchFileException e) {
-            return new BitSet();
+            return new Sidecar(new BitSet(), Optional.empty());
         }
+        if (bytes.length == Segment.ACK_BYTES) {
+            return new Sidecar(Segment.parseAck(bytes), Optional.empty());
+        }
+        if (bytes.length != Segment.ACK_FILE_BYTES) {
+            return new Sidecar(new BitSet(), Optional.of("has " + bytes.length + " bytes, not "
+                + Segment.ACK_FILE_BYTES));
+        }
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(bytes, 0, Segment.ACK_BYTES);
+        if ((int) crc.getValue() != ByteBuffer.wrap(bytes).getInt(Segment.ACK_BYTES)) {
+            return new Sidecar(new BitSet(), Optional.of("fails its checksum"));
+        }
+        return new Sidecar(Segment.parseAck(java.util.Arrays.copyOf(bytes, Segment.ACK_BYTES)), Optional.empty());
     }
 
     /**

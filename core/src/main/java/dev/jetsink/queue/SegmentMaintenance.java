@@ -56,6 +56,9 @@ final class SegmentMaintenance {
             try (FileChannel ch = options.channels().open(s.ack,
                 EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE))) {
                 Segment.writeFully(ch, ByteBuffer.wrap(bits), 0);
+                if (ch.size() > bits.length) {
+                    ch.truncate(bits.length); // a damaged, longer sidecar would fail its check again
+                }
                 ch.force(false);
             } catch (IOException e) {
                 synchronized (queue) {

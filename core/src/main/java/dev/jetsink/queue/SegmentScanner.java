@@ -55,7 +55,7 @@ final class SegmentScanner {
         int size = buf.limit();
         boolean headerValid = size >= RecordCodec.SEGMENT_HEADER_BYTES
             && buf.getInt(0) == RecordCodec.SEGMENT_MAGIC
-            && buf.getShort(4) == RecordCodec.FORMAT_VERSION;
+            && RecordCodec.readable(buf.getShort(4));
         int pos = Math.min(size, RecordCodec.SEGMENT_HEADER_BYTES);
         int records = 0;
         int corrupt = 0;
@@ -92,16 +92,18 @@ final class SegmentScanner {
      * (magic, plausible length inside the file), or -1.
      */
     private static int declaredEnd(ByteBuffer buf, int pos) {
-        if (buf.getInt(pos) != RecordCodec.RECORD_MAGIC) {
+        int min = RecordCodec.minBodyBytes(buf.getInt(pos));
+        if (min < 0) {
             return -1;
         }
         int len = buf.getInt(pos + 4);
         long end = (long) pos + RecordCodec.RECORD_PREFIX_BYTES + len;
-        return len < RecordCodec.MIN_BODY_BYTES || len > RecordCodec.MAX_BODY_BYTES || end > buf.limit() ? -1 : (int) end;
+        return len < min || len > RecordCodec.MAX_BODY_BYTES || end > buf.limit() ? -1 : (int) end;
     }
 
     /** Position of the next CRC-valid record at or after {@code from}, or -1. */
     private static int nextValidRecord(ByteBuffer buf, int from) {
+        // both record magics start with the same byte ("J")
         byte m0 = (byte) (RecordCodec.RECORD_MAGIC >>> 24);
         int last = buf.limit() - RecordCodec.RECORD_PREFIX_BYTES;
         for (int p = from; p <= last; p++) {

@@ -16,7 +16,6 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -40,38 +39,50 @@ import org.slf4j.LoggerFactory;
  * *.tmp                                temporary files, removed on open
  * </pre>
  *
- * <h2>Segment file ({@code .log}), format version 1. All integers big-endian.</h2>
+ * <h2>Segment file ({@code .log}), format version 2. All integers big-endian.</h2>
  * <table>
  * <caption>Segment header</caption>
  * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
  * <tr><td>0</td><td>4</td><td>magic {@code 0x4A534B53} ("JSKS")</td></tr>
- * <tr><td>4</td><td>2</td><td>format version, {@code 1}</td></tr>
+ * <tr><td>4</td><td>2</td><td>format version of the jetsink that created the file: {@code 2} (or {@code 1})</td></tr>
  * <tr><td>6</td><td>2</td><td>header length, {@code 16}</td></tr>
  * <tr><td>8</td><td>8</td><td>first sequence number (equals the file name)</td></tr>
  * </table>
  * <table>
- * <caption>Record (repeated from offset 16; offsets relative to the record)</caption>
+ * <caption>Record, version 2 (repeated from offset 16; offsets relative to the record)</caption>
  * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
- * <tr><td>0</td><td>4</td><td>magic {@code 0x4A534B52} ("JSKR"), lets recovery find the next record after damage</td></tr>
+ * <tr><td>0</td><td>4</td><td>magic {@code 0x4A534B32} ("JSK2"), lets recovery find the next record after damage</td></tr>
  * <tr><td>4</td><td>4</td><td>body length L (bytes from offset 12 to the end of the record)</td></tr>
  * <tr><td>8</td><td>4</td><td>CRC32C (Castagnoli) of the body</td></tr>
  * <tr><td>12</td><td>8</td><td>sequence number</td></tr>
  * <tr><td>20</td><td>8</td><td>queued-at, Unix epoch milliseconds</td></tr>
- * <tr><td>28</td><td>16</td><td>{@code Nats-Msg-Id}: a UUID (most then least significant 64 bits), printed in canonical form</td></tr>
- * <tr><td>44</td><td>1</td><td>kind: 0 notify, 1 audit</td></tr>
- * <tr><td>45</td><td>2 + n</td><td>bucket: unsigned length, UTF-8 bytes</td></tr>
+ * <tr><td>28</td><td>1</td><td>kind: 0 notify, 1 audit</td></tr>
+ * <tr><td>29</td><td>1 + n</td><td>{@code Nats-Msg-Id}: length n (1 to 128), printable ASCII without spaces</td></tr>
+ * <tr><td></td><td>2 + n</td><td>bucket: unsigned length, UTF-8 bytes</td></tr>
  * <tr><td></td><td>2 + n</td><td>object key, same encoding</td></tr>
  * <tr><td></td><td>2 + n</td><td>event name, same encoding</td></tr>
  * <tr><td></td><td>2 + n</td><td>content type, same encoding</td></tr>
+ * <tr><td></td><td>2 + n</td><td>attributes: unsigned length, then entries of tag (1), length (2), bytes; none
+ *     defined yet, unknown tags are skipped</td></tr>
  * <tr><td></td><td>4 + n</td><td>payload: length, bytes (the exact bytes published)</td></tr>
  * </table>
+ * <p>A record of version 1 (magic {@code 0x4A534B52}, "JSKR") has the same prefix, sequence and
+ * queued-at, then the msg id as a 16-byte UUID (most then least significant 64 bits), the kind,
+ * the four strings and the payload, without attributes. Both are read; only version 2 is written,
+ * and never into a segment created by version 1 code (the writer always starts a new segment
+ * when it opens a queue). A segment whose header has a version above 2 makes {@link #open}
+ * refuse the whole directory before changing anything.
  * <p>Sequence numbers within a segment lie in {@code [first, first + 65536)} and grow with the
  * offset. A segment rolls at 64 MiB or 65 536 sequence numbers.
  *
  * <h2>Resolution sidecar ({@code .ack})</h2>
- * <p>8192 bytes, one bit per sequence number: bit {@code seq - first} is byte {@code (seq - first) / 8},
- * bit {@code (seq - first) % 8} (least significant first). A set bit means the entry was resolved
- * (acknowledged or moved to the failed store). A missing sidecar means nothing is resolved.
+ * <p>8196 bytes: 8192 bytes with one bit per sequence number — bit {@code seq - first} is byte
+ * {@code (seq - first) / 8}, bit {@code (seq - first) % 8} (least significant first) — then the
+ * CRC32C of those 8192 bytes. A set bit means the entry was resolved (acknowledged or moved to the
+ * failed store). A missing sidecar means nothing is resolved; so does one that fails its checksum
+ * or has another size (logged, counted in {@link #sidecarRebuilds()}): its entries are delivered
+ * again with their msg ids rather than hidden. A sidecar of exactly 8192 bytes was written by
+ * version 1 code, which had no checksum, and is taken as it is.
  *
  * <h2>Guarantees</h2>
  * <p>An append's future completes after the {@code force} covering its record. Resolution bits are
@@ -93,6 +104,7 @@ public final class SegmentedQueue implements QueueStore {
     private final LiveIndex index = new LiveIndex();
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
     private final AtomicLong corrupt = new AtomicLong();
+    private final AtomicLong sidecarRebuilds = new AtomicLong();
     /** Live records found damaged after recovery (each is counted once). */
     private final Set<Long> damaged = new HashSet<>();
     private final GroupCommitWriter writer;
@@ -151,9 +163,18 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     @Override
-    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<UUID> msgId) {
+    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId) {
+        return append(metadata, payload, msgId, 0);
+    }
+
+    @Override
+    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId,
+                                                 int replays) {
+        if (replays < 0) {
+            throw new IllegalArgumentException("replays must not be negative: " + replays);
+        }
         try (Reservation r = reserve(1)) {
-            return r.append(metadata, payload, msgId);
+            return ((HeldReservation) r).append(metadata, payload, msgId, replays);
         } catch (QueueFullException | QueueStoreException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -178,10 +199,11 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     /** Appends one entry on a slot already reserved (see {@link HeldReservation}). */
-    CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload, Optional<UUID> msgId) {
+    CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload, Optional<String> msgId, int replays) {
         CompletableFuture<QueuedEntry> future = new CompletableFuture<>();
-        GroupCommitWriter.Pending p = new GroupCommitWriter.Pending(msgId.orElseGet(minter::next), options.clock().millis(), metadata,
-            payload, RecordCodec.recordSize(metadata, payload), future, false);
+        String id = msgId.orElseGet(() -> minter.next().toString());
+        GroupCommitWriter.Pending p = new GroupCommitWriter.Pending(id, replays, options.clock().millis(), metadata,
+            payload, RecordCodec.recordSize(id, metadata, payload, replays), future, false);
         // the read lock keeps close() from queueing the writer's stop between our check and submit;
         // the monitor is not held while submitting because the producer may write and fsync itself
         submitGate.readLock().lock();
@@ -282,8 +304,15 @@ public final class SegmentedQueue implements QueueStore {
                 throw new QueueStoreException("interrupted while reading queue record " + seq + " in " + dir, e);
             } catch (ClosedChannelException e) {
                 // compaction swapped the segment file under us, or another reader was interrupted; look again
-                if (attempt > 3 || closedNow()) {
+                // (each attempt reopens the channel; only a stream of interrupts by other readers, or
+                // a closed queue, ends this — the test with a reader interrupting itself every 7th
+                // read once exhausted 4 attempts)
+                if (closedNow()) {
                     throw new QueueStoreException("queue " + dir + " is closed", e);
+                }
+                if (attempt > 100) {
+                    throw new QueueStoreException("queue record " + seq + " in " + dir
+                        + " could not be read: its segment kept being closed under the read", e);
                 }
             } catch (IOException | RuntimeException e) {
                 if (e instanceof QueueStoreException q) {
@@ -362,6 +391,11 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     @Override
+    public long sidecarRebuilds() {
+        return sidecarRebuilds.get();
+    }
+
+    @Override
     public long corruptRecords() {
         return corrupt.get();
     }
@@ -436,6 +470,10 @@ public final class SegmentedQueue implements QueueStore {
 
     // ---- called by recovery, the writer and maintenance (package-private seams) ----
 
+    void countSidecarRebuilt() {
+        sidecarRebuilds.incrementAndGet();
+    }
+
     void countCorrupt(long n) {
         corrupt.addAndGet(n);
     }
@@ -464,8 +502,8 @@ public final class SegmentedQueue implements QueueStore {
             long seq = firstSeq;
             for (GroupCommitWriter.Pending p : batch) {
                 index.add(seq, (int) offset, p.size(), p.queuedAtMs());
-                entries.add(new QueuedEntry(seq, p.msgId().toString(), Instant.ofEpochMilli(p.queuedAtMs()),
-                    p.metadata(), p.payload().length));
+                entries.add(new QueuedEntry(seq, p.msgId(), Instant.ofEpochMilli(p.queuedAtMs()),
+                    p.metadata(), p.payload().length, p.replays()));
                 offset += p.size();
                 seq++;
             }

@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
@@ -231,6 +232,37 @@ public final class FailedEventStore {
             index = found;
             count = found.size();
             return new MaintenanceReport(before, onDisk, expired, count);
+        } finally {
+            guard.unlock();
+        }
+    }
+
+    /** This store's records, oldest first, from a fresh scan of the directory (names only). */
+    public List<StoredFile> files() throws IOException {
+        return new ArrayList<>(scan(dir, false));
+    }
+
+    /**
+     * Deletes records (replayed or purged by an operator) and forces the directory once, so their
+     * removal is durable when this returns. A file already gone is not an error.
+     *
+     * @throws IOException when a file could not be deleted; those deleted before it stay deleted
+     */
+    public void remove(Collection<StoredFile> files) throws IOException {
+        if (files.isEmpty()) {
+            return;
+        }
+        guard.lock();
+        try {
+            try {
+                for (StoredFile f : files) {
+                    Files.deleteIfExists(f.path());
+                    index.remove(f);
+                }
+            } finally {
+                count = index.size();
+                forceDirectory(dir);
+            }
         } finally {
             guard.unlock();
         }

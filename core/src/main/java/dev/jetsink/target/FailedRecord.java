@@ -8,8 +8,9 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One event that a target rejected terminally (§8): what the failed store keeps for diagnosis.
- * Never republished.
+ * One event that a target rejected terminally (§8): what the failed store keeps. Never
+ * republished by jetsink on its own; an operator may replay it (issue #13), which queues it
+ * again with its msg id.
  *
  * <p>Both instants are truncated to milliseconds, the resolution of the queue's queued-at and of
  * the failed-record file name, so the name and the {@code failed_at} field always agree.
@@ -28,6 +29,8 @@ import java.util.Objects;
  * @param errorDetail fixed-vocabulary description of the rejection (§7), never raw server text
  * @param retryCount  publish attempts over the entry's lifetime
  * @param payload     the exact published bytes (the §3.2 JSON)
+ * @param contentType the object's content type from the queue entry, empty when unknown
+ * @param replays     how often an operator had replayed the event before this failure
  */
 public record FailedRecord(
         long id,
@@ -43,7 +46,9 @@ public record FailedRecord(
         String errorClass,
         String errorDetail,
         int retryCount,
-        byte[] payload) {
+        byte[] payload,
+        String contentType,
+        int replays) {
 
     /** The only error class the store records: the guide's single failed-event case. */
     public static final String TERMINAL = "terminal";
@@ -59,6 +64,10 @@ public record FailedRecord(
         Objects.requireNonNull(errorClass, "errorClass");
         Objects.requireNonNull(errorDetail, "errorDetail");
         Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(contentType, "contentType");
+        if (replays < 0) {
+            throw new IllegalArgumentException("replays must not be negative: " + replays);
+        }
         if (natsMsgId.isEmpty()) {
             throw new IllegalArgumentException("natsMsgId must not be empty");
         }
@@ -78,9 +87,22 @@ public record FailedRecord(
     public static FailedRecord terminal(long id, String natsMsgId, String target, String subject,
             EventMetadata metadata, Instant queuedAt, Instant failedAt, String errorDetail,
             int retryCount, byte[] payload) {
+        return terminal(id, natsMsgId, target, subject, metadata, queuedAt, failedAt, errorDetail, retryCount,
+                payload, 0);
+    }
+
+    /** {@link #terminal} for an event that had been replayed {@code replays} times before. */
+    public static FailedRecord terminal(long id, String natsMsgId, String target, String subject,
+            EventMetadata metadata, Instant queuedAt, Instant failedAt, String errorDetail,
+            int retryCount, byte[] payload, int replays) {
         return new FailedRecord(id, natsMsgId, target, metadata.kind(), subject, metadata.bucket(),
                 metadata.object(), metadata.eventName(), queuedAt, failedAt, TERMINAL, errorDetail,
-                retryCount, payload);
+                retryCount, payload, metadata.contentType(), replays);
+    }
+
+    /** The event's queue metadata, as it was when the event failed. */
+    public EventMetadata metadata() {
+        return new EventMetadata(kind, bucket, object, eventName, contentType);
     }
 
     /** A copy of the published bytes. */
@@ -98,13 +120,15 @@ public record FailedRecord(
                 && subject.equals(r.subject) && bucket.equals(r.bucket) && object.equals(r.object)
                 && eventName.equals(r.eventName) && queuedAt.equals(r.queuedAt)
                 && failedAt.equals(r.failedAt) && errorClass.equals(r.errorClass)
-                && errorDetail.equals(r.errorDetail) && Arrays.equals(payload, r.payload);
+                && errorDetail.equals(r.errorDetail) && Arrays.equals(payload, r.payload)
+                && contentType.equals(r.contentType) && replays == r.replays;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, natsMsgId, target, kind, subject, bucket, object, eventName,
-                queuedAt, failedAt, errorClass, errorDetail, retryCount) * 31 + Arrays.hashCode(payload);
+                queuedAt, failedAt, errorClass, errorDetail, retryCount, contentType, replays) * 31
+                + Arrays.hashCode(payload);
     }
 
     @Override
@@ -112,6 +136,6 @@ public record FailedRecord(
         return "FailedRecord[id=" + id + ", natsMsgId=" + natsMsgId + ", target=" + target
                 + ", bucket=" + bucket + ", object=" + object + ", eventName=" + eventName
                 + ", failedAt=" + failedAt + ", errorDetail=" + errorDetail
-                + ", retryCount=" + retryCount + ", payload=" + payload.length + " bytes]";
+                + ", retryCount=" + retryCount + ", replays=" + replays + ", payload=" + payload.length + " bytes]";
     }
 }

@@ -41,6 +41,10 @@ import java.util.Optional;
  *   <tr><td>{@code error_class}</td><td>string</td><td>always {@code terminal}</td></tr>
  *   <tr><td>{@code error_detail}</td><td>string</td><td>fixed vocabulary (§7), never raw server text</td></tr>
  *   <tr><td>{@code retry_count}</td><td>number</td><td>publish attempts over the entry's lifetime</td></tr>
+ *   <tr><td>{@code content_type}</td><td>string</td><td>the object's content type, empty when unknown
+ *       (absent in records written before replay existed: read as empty)</td></tr>
+ *   <tr><td>{@code replays}</td><td>number</td><td>how often an operator had replayed the event before
+ *       this failure (absent before replay existed: read as 0)</td></tr>
  *   <tr><td>{@code payload}</td><td>any</td><td>the published JSON itself, byte for byte; only when the
  *       published bytes are not one valid UTF-8 JSON value, a string holding them as UTF-8 text</td></tr>
  * </table>
@@ -77,6 +81,8 @@ final class FailedRecordFormat {
             g.writeStringField("error_class", r.errorClass());
             g.writeStringField("error_detail", r.errorDetail());
             g.writeNumberField("retry_count", r.retryCount());
+            g.writeStringField("content_type", r.contentType());
+            g.writeNumberField("replays", r.replays());
             g.writeFieldName("payload");
             Optional<String> json = asJsonText(payload);
             if (json.isPresent()) {
@@ -154,7 +160,10 @@ final class FailedRecordFormat {
                     text(fields, "error_class"),
                     text(fields, "error_detail"),
                     Integer.parseInt(text(fields, "retry_count")),
-                    (byte[]) fields.get("payload"));
+                    (byte[]) fields.get("payload"),
+                    // added with replay (issue #13): records written before have neither
+                    fields.containsKey("content_type") ? text(fields, "content_type") : "",
+                    fields.containsKey("replays") ? Integer.parseInt(text(fields, "replays")) : 0);
         } catch (IllegalArgumentException | DateTimeParseException e) {
             // NumberFormatException is an IllegalArgumentException, as are the record's checks.
             throw new IOException("failed record " + source + ": bad field value: " + e.getMessage(), e);

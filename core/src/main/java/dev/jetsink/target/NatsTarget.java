@@ -52,6 +52,13 @@ public final class NatsTarget implements AutoCloseable {
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong failedMessages = new AtomicLong();
     private final AtomicLong newestSeq = new AtomicLong();
+    private final AtomicLong replayed = new AtomicLong();
+    private final AtomicLong resolved = new AtomicLong();
+    private final AtomicLong duplicateAcks = new AtomicLong();
+    private final long startedMs;
+    private volatile long lastAckMs;
+    private volatile long lastWriteFailureMs;
+    private volatile Optional<LastError> lastError = Optional.empty();
     private volatile Optional<String> initFailure = Optional.empty();
     private volatile boolean started;
     private ScheduledFuture<?> initRetry;
@@ -65,8 +72,24 @@ public final class NatsTarget implements AutoCloseable {
             @Override
             public void movedToFailedStore(LifecycleEvent.MovedToFailedStore e) {
                 failedMessages.incrementAndGet();
+                lastError = Optional.of(new LastError(e.outcome().detail(), runtime.clock().instant()));
+            }
+
+            @Override
+            public void entryResolved(LifecycleEvent.EntryResolved e) {
+                resolved.incrementAndGet();
+                if (e.duplicate()) {
+                    duplicateAcks.incrementAndGet();
+                }
+                lastAckMs = runtime.clock().millis();
+            }
+
+            @Override
+            public void attemptFailed(LifecycleEvent.AttemptFailed e) {
+                lastError = Optional.of(new LastError(e.outcome().detail(), runtime.clock().instant()));
             }
         }, runtime.listener()));
+        this.startedMs = runtime.clock().millis();
         this.queue = queue;
         String target = config.displayId();
         OutcomeClassifier classifier = config.jetstreamEnabled()
@@ -231,7 +254,7 @@ public final class NatsTarget implements AutoCloseable {
                 if (cause instanceof QueueFullException qf) {
                     throw new CompletionException(rejected(qf));
                 }
-                refused(1);
+                writeFailed(1, cause);
                 throw new CompletionException(cause);
             }
             queued(entry);
@@ -259,16 +282,23 @@ public final class NatsTarget implements AutoCloseable {
             return TargetAdmission.direct(event -> countRefusal(publishDirect(event)));
         }
         try {
-            return TargetAdmission.queued(queue.get().reserve(n), this::msgIdOf, this::queued, () -> refused(1));
+            return TargetAdmission.queued(queue.get().reserve(n), this::msgIdOf, this::queued,
+                () -> writeFailed(1, new java.io.IOException("queue write failed")));
         } catch (QueueFullException e) {
             throw rejected(e, n);
         }
     }
 
-    /** The msg id to store with {@code event}: content-derived, or minted by the queue ({@code msg_id=random}). */
-    private Optional<java.util.UUID> msgIdOf(OutboundEvent event) {
+    /**
+     * The msg id to store with {@code event}: the caller's own when it gave one, else content-derived,
+     * or minted by the queue ({@code msg_id=random}).
+     */
+    private Optional<String> msgIdOf(OutboundEvent event) {
+        if (event.msgId().isPresent()) {
+            return event.msgId();
+        }
         return config.msgIdMode() == dev.jetsink.config.MsgIdMode.CONTENT
-            ? Optional.of(ContentMsgId.of(config.kind(), config.id(), event.contentDigest()))
+            ? Optional.of(ContentMsgId.of(config.kind(), config.id(), event.contentDigest()).toString())
             : Optional.empty();
     }
 
@@ -296,6 +326,14 @@ public final class NatsTarget implements AutoCloseable {
      */
     private void refused(int events) {
         failedMessages.addAndGet(events);
+    }
+
+    // An append the queue could not make durable: the target is degraded for a while (issue #13).
+    private void writeFailed(int events, Throwable cause) {
+        refused(events);
+        lastWriteFailureMs = runtime.clock().millis();
+        lastError = Optional.of(new LastError("queue write failed: " + cause.getClass().getSimpleName(),
+            runtime.clock().instant()));
     }
 
     private CompletableFuture<Void> countRefusal(CompletableFuture<Void> publish) {
@@ -366,6 +404,93 @@ public final class NatsTarget implements AutoCloseable {
 
     public Optional<FailedEventStore> failedStore() {
         return failedStore;
+    }
+
+    /**
+     * Replays records of this target's failed store into its queue, with their msg ids (issue #13;
+     * see {@link FailedReplay}). The dispatcher picks them up as it would new events. An operator's
+     * act only: nothing in jetsink calls this on its own.
+     *
+     * @throws IllegalStateException for a target without a failed store (the Core path has none)
+     */
+    public FailedReplay.Report replayFailed(FailedReplay.Filter filter, boolean dryRun) throws java.io.IOException {
+        if (queue.isEmpty() || failedStore.isEmpty()) {
+            throw new IllegalStateException(config.displayId() + " has no failed-events store (only JetStream targets keep one)");
+        }
+        FailedReplay.Report r = FailedReplay.replay(failedStore.get(), queue.get(), filter, dryRun, entry -> {
+            replayed.incrementAndGet();
+            newestSeq.accumulateAndGet(entry.seq(), Math::max);
+        });
+        if (r.done() > 0) {
+            dispatcher.ifPresent(Dispatcher::wake);
+        }
+        return r;
+    }
+
+    /** Deletes records of this target's failed store (or lists them, {@code dryRun}). */
+    public FailedReplay.Report purgeFailed(FailedReplay.Filter filter, boolean dryRun) throws java.io.IOException {
+        if (failedStore.isEmpty()) {
+            throw new IllegalStateException(config.displayId() + " has no failed-events store (only JetStream targets keep one)");
+        }
+        return FailedReplay.purge(failedStore.get(), filter, dryRun);
+    }
+
+    /** The last error a publish met, or a queue write, with when. */
+    public record LastError(String text, java.time.Instant at) {
+    }
+
+    /** What this target is doing now (issue #13): see {@link TargetState#of}. */
+    public TargetState state() {
+        long queued = queueLength();
+        long oldest = queued > 0 ? queue.flatMap(QueueStore::oldestQueuedAt).map(java.time.Instant::toEpochMilli).orElse(0L) : 0;
+        boolean fail = initFailure.isPresent() || check.flatMap(StreamCheck::failure).isPresent();
+        return TargetState.of(runtime.clock().millis(), queued, oldest, lastAckMs, startedMs, fail, lastWriteFailureMs);
+    }
+
+    /** When this target was opened (its counters start there), in epoch milliseconds of its clock. */
+    public long startedMillis() {
+        return startedMs;
+    }
+
+    /** Age of the oldest queued entry; empty when the queue is empty. */
+    public Optional<java.time.Duration> oldestAge() {
+        if (queueLength() == 0) {
+            return Optional.empty();
+        }
+        return queue.flatMap(QueueStore::oldestQueuedAt)
+            .map(q -> java.time.Duration.ofMillis(Math.max(0, runtime.clock().millis() - q.toEpochMilli())));
+    }
+
+    /** Entries acknowledged by the server since start (duplicates included): events out. */
+    public long resolvedCount() {
+        return resolved.get();
+    }
+
+    /** Acks saying the stream already held the msg id, since start. */
+    public long duplicateAckCount() {
+        return duplicateAcks.get();
+    }
+
+    /** When the last publish ack arrived; empty before the first. */
+    public Optional<java.time.Instant> lastAck() {
+        long ms = lastAckMs;
+        return ms == 0 ? Optional.empty() : Optional.of(java.time.Instant.ofEpochMilli(ms));
+    }
+
+    /** The last error a publish or a queue write met, with its time. */
+    public Optional<LastError> lastError() {
+        Optional<String> init = initFailure.or(() -> check.flatMap(StreamCheck::failure));
+        return init.isPresent() ? Optional.of(new LastError(init.get(), runtime.clock().instant())) : lastError;
+    }
+
+    /** The server this target is connected to, if any. */
+    public Optional<String> connectedServer() {
+        return link.current().map(Connection::getConnectedUrl);
+    }
+
+    /** Failed records replayed into the queue since start ({@code jetsink_failed_replayed_total}). */
+    public long replayedCount() {
+        return replayed.get();
     }
 
     /** Events accepted into this target ({@code total_messages}). */

@@ -30,6 +30,8 @@ final class StreamCheck {
     private final OutcomeClassifier classifier;
     private final Verdict verdict;
     private final LifecycleListener events;
+    /** The last live validation's failure, cleared by a pass: the target is failing meanwhile. */
+    private volatile Optional<String> failure = Optional.empty();
 
     StreamCheck(String target, String stream, String subject, int ackTimeoutSecs, Verdict verdict,
                 OutcomeClassifier classifier, LifecycleListener events) {
@@ -57,6 +59,7 @@ final class StreamCheck {
     ValidationResult validateNow(Connection c, Deadline deadline) {
         ValidationResult result = lookup(c, deadline);
         if (result instanceof ValidationResult.Passed p) {
+            failure = Optional.empty();
             if (verdict.pass()) {
                 log.info("JetStream stream validation succeeded target=\"{}\" stream={}", target, stream);
                 p.advice().forEach(a -> log.warn("JetStream stream advice target=\"{}\" stream={} advice=\"{}\"", target, stream, a));
@@ -65,6 +68,7 @@ final class StreamCheck {
                 log.debug("JetStream stream re-validation succeeded target=\"{}\" stream={}", target, stream);
             }
         } else if (result instanceof ValidationResult.Failed f) {
+            failure = Optional.of("stream validation failed: " + f.message());
             log.error("JetStream stream validation failed target=\"{}\" stream={} error=\"{}\"", target, stream, f.message());
         }
         return result;
@@ -109,6 +113,11 @@ final class StreamCheck {
         } catch (JetStreamApiException | IOException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** Why the last live validation failed, while no validation has passed since. */
+    Optional<String> failure() {
+        return verdict.isPass() ? Optional.empty() : failure;
     }
 
     String stream() {

@@ -4,7 +4,6 @@ import dev.jetsink.event.OutboundEvent;
 import dev.jetsink.queue.QueuedEntry;
 import dev.jetsink.queue.Reservation;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -18,12 +17,12 @@ import java.util.function.Function;
 public final class TargetAdmission implements AutoCloseable {
 
     private final Optional<Reservation> reservation;
-    private final Function<OutboundEvent, Optional<UUID>> msgIdOf;
+    private final Function<OutboundEvent, Optional<String>> msgIdOf;
     private final Consumer<QueuedEntry> onQueued;
     private final Runnable onRefused;
     private final Function<OutboundEvent, CompletableFuture<Void>> direct;
 
-    private TargetAdmission(Optional<Reservation> reservation, Function<OutboundEvent, Optional<UUID>> msgIdOf,
+    private TargetAdmission(Optional<Reservation> reservation, Function<OutboundEvent, Optional<String>> msgIdOf,
                             Consumer<QueuedEntry> onQueued, Runnable onRefused,
                             Function<OutboundEvent, CompletableFuture<Void>> direct) {
         this.reservation = reservation;
@@ -34,7 +33,7 @@ public final class TargetAdmission implements AutoCloseable {
     }
 
     /** {@code onRefused} runs once for each append whose write or fsync failed. */
-    static TargetAdmission queued(Reservation reservation, Function<OutboundEvent, Optional<UUID>> msgIdOf,
+    static TargetAdmission queued(Reservation reservation, Function<OutboundEvent, Optional<String>> msgIdOf,
                                   Consumer<QueuedEntry> onQueued, Runnable onRefused) {
         return new TargetAdmission(Optional.of(reservation), msgIdOf, onQueued, onRefused, e -> {
             throw new IllegalStateException("a queued admission never publishes directly");

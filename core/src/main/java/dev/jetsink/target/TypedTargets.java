@@ -28,6 +28,17 @@ public class TypedTargets<E> implements AutoCloseable {
         return targets.send(envelope.apply(event));
     }
 
+    /**
+     * Like {@link #send(Object)}, with the caller's own {@code Nats-Msg-Id} for the event on every
+     * target (see {@link OutboundEvent#withMsgId}): for an embedder whose events carry their own
+     * identity, so that sending one again after a crash stores it once.
+     *
+     * @throws IllegalArgumentException when {@code msgId} is not 1 to 128 printable ASCII characters without spaces
+     */
+    public CompletableFuture<Void> send(E event, String msgId) {
+        return targets.send(envelope.apply(event).withMsgId(msgId));
+    }
+
     public Targets targets() {
         return targets;
     }

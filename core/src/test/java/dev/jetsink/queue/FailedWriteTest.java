@@ -7,6 +7,7 @@ import static dev.jetsink.queue.QueueFixtures.meta;
 import static dev.jetsink.queue.QueueFixtures.payload;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +72,45 @@ class FailedWriteTest {
             assertThat(q.liveCount()).isEqualTo(ok.size());
             // capacity of the failed appends was given back
             assertThat(q.reserve((int) (1000 - ok.size()))).isNotNull();
+        }
+    }
+
+    @Test
+    void aWriteCutShortByAFullDiskLeavesNoDamageForRecoveryToReport() throws Exception {
+        QueuedEntry before;
+        QueuedEntry after;
+        try (SegmentedQueue q = SegmentedQueue.open(dir, options())) {
+            before = append(q, "before");
+            long size = Files.size(logs(dir).get(0));
+            channels.halfWrites.set(1);
+            assertThat(q.append(meta("torn"), payload("torn"))).failsWithin(java.time.Duration.ofSeconds(30));
+            assertThat(Files.size(logs(dir).get(0))).as("the half record is cut off at once").isEqualTo(size);
+            after = append(q, "after");
+        }
+        try (SegmentedQueue q = SegmentedQueue.open(dir, options())) {
+            assertThat(all(q)).containsExactly(before, after);
+            assertThat(q.corruptRecords()).as("a failed write is not damage").isZero();
+        }
+        assertThat(dir.resolve(SegmentFiles.QUARANTINE)).doesNotExist();
+    }
+
+    @Test
+    void aSegmentThatCannotBeCreatedLeavesNoFileBehind() throws Exception {
+        try (SegmentedQueue q = SegmentedQueue.open(dir, options())) {
+            QueuedEntry first = append(q, "first");
+            // the record write fails, then every new segment's header write: a disk that stays full
+            channels.failWrites.set(50);
+            for (int i = 0; i < 20; i++) {
+                assertThat(q.append(meta("refused"), payload("refused"))).failsWithin(java.time.Duration.ofSeconds(30));
+            }
+            try (java.util.stream.Stream<Path> files = Files.list(dir.resolve("segments"))) {
+                assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".log")))
+                    .as("no empty segment per refused append").hasSize(1);
+            }
+            channels.failWrites.set(0);
+            QueuedEntry later = append(q, "later");
+            assertThat(all(q)).containsExactly(first, later);
+            assertThat(logs(dir)).hasSize(2);
         }
     }
 }

@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FaultyChannels implements ChannelFactory {
     final AtomicInteger failForces = new AtomicInteger();
     final AtomicInteger failWrites = new AtomicInteger();
+    /** Writes that put half their bytes on disk and then fail, as ENOSPC does when the disk fills mid-write. */
+    final AtomicInteger halfWrites = new AtomicInteger();
 
     @Override
     public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
@@ -51,6 +53,12 @@ final class FaultyChannels implements ChannelFactory {
         @Override
         public int write(ByteBuffer src, long position) throws IOException {
             maybeFailWrite();
+            if (halfWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                ByteBuffer half = src.duplicate();
+                half.limit(src.position() + src.remaining() / 2);
+                d.write(half, position);
+                throw new IOException("injected write failure after half the bytes (No space left on device)");
+            }
             return d.write(src, position);
         }
 

@@ -111,6 +111,17 @@ final class TargetHarness implements AutoCloseable {
         NatsTarget t = NatsTarget.open(config, runtime());
         closeables.add(0, t);
         t.start();
+        if (t.connectedServer().isPresent()) {
+            // jnats reports CONNECTED on its own thread, and the hook ends any backoff sleep early:
+            // let it land before a test counts sleeps.
+            try {
+                events.await(LifecycleEvent.ConnectionChanged.class,
+                    e -> e.event() == LifecycleEvent.ConnectionEvent.CONNECTED, AWAIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
         return t;
     }
 

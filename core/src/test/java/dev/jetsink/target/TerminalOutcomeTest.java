@@ -163,7 +163,7 @@ class TerminalOutcomeTest {
             }
             assertThat(fields).containsExactlyInAnyOrder("id", "nats_msg_id", "target", "kind", "subject", "bucket",
                 "object", "event_name", "queued_at", "failed_at", "error_class", "error_detail", "retry_count",
-                "payload");
+                "content_type", "replays", "payload");
             assertThat(r.get("id").isIntegralNumber()).isTrue();
             assertThat(r.get("nats_msg_id").asText()).isEqualTo(msgId);
             assertThat(r.get("target").asText()).isEqualTo(config.displayId());

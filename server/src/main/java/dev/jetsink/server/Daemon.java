@@ -19,12 +19,14 @@ import dev.jetsink.server.http.MetricsHandler;
 import dev.jetsink.server.http.RequestDeadlines;
 import dev.jetsink.server.http.RootHandler;
 import dev.jetsink.server.http.Routes;
+import dev.jetsink.server.http.StatusHandler;
 import dev.jetsink.server.ingest.Ingest;
 import dev.jetsink.server.ingest.IngestHandler;
+import dev.jetsink.server.ingest.IngestMetrics;
 import dev.jetsink.target.NatsTarget;
+import dev.jetsink.target.StatusBoard;
 import dev.jetsink.target.TargetRuntime;
 import dev.jetsink.target.Targets;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -38,6 +40,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,19 +110,27 @@ public final class Daemon implements AutoCloseable {
         });
         List<TargetConfig> disabled = config.targets().stream().filter(c -> !config.kindEnabled(c.kind())).toList();
         HealthCheck health = new HealthCheck(() -> running(targets), disabled, healthPool, HealthCheck.BOUND);
+        StatusBoard board = new StatusBoard(() -> targets.values().stream().flatMap(t -> t.targets().stream()).toList(),
+            runtime.clock());
+        runtime.scheduler().scheduleWithFixedDelay(() -> {
+            try {
+                board.sample();
+            } catch (RuntimeException e) {
+                log.warn("status sampling failed error=\"{}\"", e.toString());
+            }
+        }, 1, 1, TimeUnit.SECONDS);
         Ingest ingest = new Ingest(targets);
         var token = config.daemon().ingestToken().map(BearerToken::new);
         Map<String, Handler> routes = new LinkedHashMap<>();
         BodyBudget bodies = BodyBudget.forHeap(Runtime.getRuntime().maxMemory(), EventParser.MAX_BODY_BYTES);
         RequestDeadlines deadlines = http.deadlines();
         for (TargetKind kind : TargetKind.values()) {
-            Counter mismatches = Counter.builder("jetsink.ingest.payload.count.mismatch")
-                .description("Requests whose stated payload count differed from the entries in the body")
-                .tag("kind", kind.label()).register(registry);
-            routes.put("/" + kind.label(), new IngestHandler(kind, ingest, token, bodies, deadlines, mismatches));
+            routes.put("/" + kind.label(), new IngestHandler(kind, ingest, token, bodies, deadlines,
+                new IngestMetrics(registry, kind, runtime.clock())));
         }
         routes.put("/metrics", new MetricsHandler(registry));
         routes.put("/health", new HealthHandler(health));
+        routes.put("/status", new StatusHandler(board, runtime.clock()));
         routes.put(AdminHandler.BASE, new AdminHandler(config.daemon().adminToken().map(BearerToken::new), admin,
             new AdminListing(targets, admin, healthPool), bodies, deadlines));
         try {

@@ -4,6 +4,7 @@ import dev.jetsink.server.cli.CheckConfigCommand;
 import dev.jetsink.server.cli.FailedCommand;
 import dev.jetsink.server.cli.QueueCommand;
 import dev.jetsink.server.cli.ServeCommand;
+import dev.jetsink.server.cli.StatusCommand;
 import dev.jetsink.server.cli.StreamPlanCommand;
 import dev.jetsink.server.demo.DemoCommand;
 import picocli.CommandLine.Command;
@@ -25,6 +26,7 @@ import picocli.CommandLine;
         QueueCommand.class,
         StreamPlanCommand.class,
         FailedCommand.class,
+        StatusCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

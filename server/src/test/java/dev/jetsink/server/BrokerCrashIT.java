@@ -19,7 +19,7 @@ class BrokerCrashIT {
         int[] strikes = FaultRig.faultPoints(new java.util.Random(FaultRig.seed("broker-sigkill")), events, kills);
         long started = System.nanoTime();
         try (FaultRig rig = FaultRig.notifyOnly().startDaemon();
-             EventLoad load = new EventLoad(rig::base, rig.http(), events, rate).start(8)) {
+             EventLoad load = new EventLoad(rig::base, rig.http(), events, rate).start(16)) {
             for (int k = 1; k <= kills; k++) {
                 load.awaitAcknowledged(strikes[k - 1], Duration.ofSeconds(120));
                 // down long enough for in-flight publishes to fail and the dispatcher to back off

@@ -286,10 +286,16 @@ final class FaultRig implements AutoCloseable {
     double metric(URI base, String name) throws IOException, InterruptedException {
         HttpRequest req = HttpRequest.newBuilder(base.resolve("/metrics")).timeout(Duration.ofSeconds(30)).GET().build();
         String text = http.send(req, HttpResponse.BodyHandlers.ofString()).body();
+        // name{k="v",...}: the series of that name carrying every given label (in any order)
+        int brace = name.indexOf('{');
+        String series = brace < 0 ? name : name.substring(0, brace);
+        List<String> labels = brace < 0 ? List.of()
+            : List.of(name.substring(brace + 1, name.length() - 1).split(","));
         double sum = 0;
         for (String line : text.split("\n")) {
             Matcher m = SAMPLE.matcher(line);
-            if (m.matches() && m.group(1).equals(name)) {
+            if (m.matches() && m.group(1).equals(series)
+                && labels.stream().allMatch(l -> m.group(2) != null && m.group(2).contains(l))) {
                 sum += Double.parseDouble(m.group(3));
             }
         }

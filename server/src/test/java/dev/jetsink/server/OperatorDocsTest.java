@@ -28,7 +28,10 @@ class OperatorDocsTest {
         "rustfs_notification_failed_store_length", "rustfs_audit_failed_store_length",
         "rustfs_notification_total_messages", "rustfs_audit_total_messages",
         "jetsink_publish_seconds", "jetsink_publish_attempts_total", "jetsink_stream_verdict",
-        "jetsink_queue_bytes", "jetsink_queue_corrupt_records_total", "jetsink_retry_exhaustions_total",
+        "jetsink_queue_bytes", "jetsink_queue_corrupt_records_total", "jetsink_queue_sidecar_rebuilt_total", "jetsink_failed_replayed_total",
+        "jetsink_target_state", "jetsink_queue_oldest_age_seconds", "jetsink_last_ack_timestamp_seconds",
+        "jetsink_ingest_last_event_timestamp_seconds", "jetsink_ingest_requests_total",
+        "jetsink_retry_exhaustions_total",
         "jetsink_duplicate_acks_total");
 
     /** Log messages the guide quotes, exactly as the code's format strings begin. */
@@ -49,7 +52,9 @@ class OperatorDocsTest {
         "event failed terminally, stored in the failed store:",
         "failed store at its bound, oldest record deleted:",
         "failed-events store write failed, entry stays queued",
-        "queue record unreadable, entry stays queued");
+        "queue record unreadable, entry stays queued",
+        "target stalled: entries queued and no publish ack for",
+        "target stall ended target=");
 
     private static String read(Path p) {
         try {

@@ -23,14 +23,17 @@ import org.eclipse.jetty.util.Callback;
 /**
  * The admin API under {@code /rustfs/admin/v3} (SPEC §10), with the origin system's paths:
  * {@code GET target/list}, {@code PUT target/nats/{id}[?dry_run=true]},
- * {@code DELETE target/nats/{id}/reset}, and the same under {@code audit/}. Without a configured
- * admin token everything answers 403; otherwise a missing or wrong bearer token answers 401.
+ * {@code DELETE target/nats/{id}/reset}, and the same under {@code audit/}; and jetsink's own
+ * {@code POST target/{notify|audit}/{id}/failed/replay|purge} (issue #13, body {@link ReplayJson}).
+ * Without a configured admin token everything answers 403; otherwise a missing or wrong bearer
+ * token answers 401.
  */
 public final class AdminHandler extends Handler.Abstract {
 
     public static final String BASE = "/rustfs/admin/v3";
     private static final Pattern ROUTE = Pattern.compile(
         "/(audit/)?target/(?:(list)|nats/([^/]+)(/reset)?)/?");
+    private static final Pattern FAILED_ROUTE = Pattern.compile("/target/(notify|audit)/([^/]+)/failed/(replay|purge)/?");
     /** A key_values body is a few hundred bytes; this leaves room for long comments and paths. */
     static final int MAX_BODY_BYTES = 64 * 1024;
     private static final String BODY_SHAPE = "body must be {\"key_values\":[{\"key\":..,\"value\":..}]}";
@@ -61,7 +64,17 @@ public final class AdminHandler extends Handler.Abstract {
             HttpJson.error(response, callback, 401, "missing or wrong bearer token");
             return true;
         }
-        Matcher m = ROUTE.matcher(Request.getPathInContext(request).substring(BASE.length()));
+        String path = Request.getPathInContext(request).substring(BASE.length());
+        Matcher failed = FAILED_ROUTE.matcher(path);
+        if (failed.matches()) {
+            if (HttpJson.allowOnly(request, response, callback, "POST")) {
+                TargetKind kind = failed.group(1).equals("notify") ? TargetKind.NOTIFY : TargetKind.AUDIT;
+                withBody(request, response, callback, raw -> answer(response, callback,
+                    admin.failed(kind, failed.group(2), failed.group(3), raw)));
+            }
+            return true;
+        }
+        Matcher m = ROUTE.matcher(path);
         if (!m.matches()) {
             HttpJson.error(response, callback, 404, "not found");
             return true;
@@ -84,11 +97,16 @@ public final class AdminHandler extends Handler.Abstract {
     }
 
     private void put(Request request, Response response, Callback callback, TargetKind kind, String id) {
+        withBody(request, response, callback, raw -> apply(request, response, callback, kind, id, raw));
+    }
+
+    /** Reads the (small) request body, then hands it over; refusals are answered here. */
+    private void withBody(Request request, Response response, Callback callback, java.util.function.Consumer<byte[]> then) {
         BodyBudget.Grant grant = bodies.open();
         BodyReader.read(request, MAX_BODY_BYTES, grant, deadlines, outcome -> {
             try (grant) {
                 if (outcome instanceof BodyReader.Outcome.Complete c) {
-                    apply(request, response, callback, kind, id, c.body());
+                    then.accept(c.body());
                 } else if (outcome instanceof BodyReader.Outcome.TooLarge) {
                     HttpJson.errorAndClose(response, callback, 413, "body larger than " + MAX_BODY_BYTES + " bytes",
                         Optional.empty());

@@ -8,6 +8,7 @@ import dev.jetsink.config.TargetValidation;
 import dev.jetsink.config.TargetValidator;
 import dev.jetsink.metrics.TargetMetrics;
 import dev.jetsink.server.Daemon;
+import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.target.NatsTarget;
 import dev.jetsink.target.TargetProbe;
 import dev.jetsink.target.Targets;
@@ -117,6 +118,41 @@ public final class AdminTargets {
     }
 
     /** {@code DELETE .../target/nats/{id}/reset}: stops and removes the target; its queue stays on disk. */
+    /**
+     * {@code POST .../target/{kind}/{id}/failed/replay|purge}: replays failed records into the
+     * running target's queue, or purges them (issue #13). Not synchronized with apply/reset: a
+     * replay of thousands of records must not hold up the rest of the admin API.
+     */
+    Answer failed(TargetKind kind, String rawId, String action, byte[] body) {
+        String id = rawId.toLowerCase(java.util.Locale.ROOT);
+        Optional<NatsTarget> target = targets.get(kind).target(id);
+        if (target.isEmpty()) {
+            return Answer.error(404, "unknown " + kind.label() + " target: " + HttpJson.quote(rawId));
+        }
+        ReplayJson.Request request;
+        try {
+            request = ReplayJson.parse(body);
+        } catch (IllegalArgumentException e) {
+            return Answer.error(400, "invalid " + action + " request: " + e.getMessage());
+        }
+        NatsTarget t = target.get();
+        if (t.failedStore().isEmpty()) {
+            return Answer.error(409, t.displayId() + " has no failed-events store (only JetStream targets keep one)");
+        }
+        try {
+            dev.jetsink.target.FailedReplay.Report r = action.equals("replay")
+                ? t.replayFailed(request.filter(), request.dryRun())
+                : t.purgeFailed(request.filter(), request.dryRun());
+            log.info("admin {} of failed records target=\"{}\" dry_run={} matched={} done={}", action, t.displayId(),
+                r.dryRun(), r.matched(), r.done());
+            return new Answer(200, HttpJson.JSON.convertValue(ReplayJson.report(t.displayId(), action, r),
+                new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));
+        } catch (IOException e) {
+            log.error("admin {} of failed records failed target=\"{}\" error=\"{}\"", action, t.displayId(), e.getMessage());
+            return Answer.error(500, action + " failed: " + e.getClass().getSimpleName());
+        }
+    }
+
     synchronized Answer reset(TargetKind kind, String rawId) {
         String id = rawId.toLowerCase(java.util.Locale.ROOT);
         if (!ID.matcher(id).matches()) {

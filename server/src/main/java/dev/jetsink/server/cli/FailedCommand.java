@@ -25,13 +25,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jetsink failed list|show}: reads a target's failed-events store (§8). Uses the store's
- * static read-only entry points, which take no guard, so it is safe while the daemon runs; a
- * record expired by maintenance between listing and reading is simply skipped.
+ * {@code jetsink failed list|show|replay|purge}: a target's failed-events store (§8). {@code list}
+ * and {@code show} use the store's static read-only entry points, which take no guard, so they
+ * are safe while the daemon runs; a record expired by maintenance between listing and reading is
+ * simply skipped. {@code replay} and {@code purge} are {@link FailedReplayCommand}.
  */
 @Command(name = "failed", mixinStandardHelpOptions = true,
-    description = "Inspect a target's failed-events store (read-only, safe while the daemon runs).",
-    subcommands = {FailedCommand.ListRecords.class, FailedCommand.Show.class})
+    description = "Inspect a target's failed-events store, replay its records or purge them.",
+    subcommands = {FailedCommand.ListRecords.class, FailedCommand.Show.class, FailedReplayCommand.Replay.class,
+        FailedReplayCommand.Purge.class})
 public final class FailedCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -201,6 +203,8 @@ public final class FailedCommand implements Callable<Integer> {
             node.put("error_class", r.errorClass());
             node.put("error_detail", r.errorDetail());
             node.put("retry_count", r.retryCount());
+            node.put("content_type", r.contentType());
+            node.put("replays", r.replays());
             node.set("payload", payload(r.payload()));
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
         }

@@ -6,6 +6,8 @@ import dev.jetsink.config.TargetKind;
 import dev.jetsink.server.Daemon;
 import dev.jetsink.server.Main;
 import dev.jetsink.server.cli.LogSetup;
+import dev.jetsink.server.cli.StatusCommand;
+import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.target.FailedEventStore;
 import dev.jetsink.target.NatsTarget;
 import io.nats.client.Connection;
@@ -117,6 +119,11 @@ public final class DemoCommand implements Callable<Integer> {
                 daemon.targets(TargetKind.AUDIT).targets().get(0));
             boolean drained = awaitDrained(targets, Duration.ofSeconds(120));
             out.printf("%s queues %s; reading the stream back%n", at(t0), drained ? "drained" : "NOT drained after 120 s");
+            out.println();
+            out.println("$ jetsink status");
+            out.print(StatusCommand.render(HttpJson.JSON.readTree(
+                java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(base.resolve("/status"))
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body())));
             DemoStream.Tally tally = DemoStream.read(admin);
             return report(out, burst, tally, targets, drained);
         } finally {

@@ -11,6 +11,7 @@ import dev.jetsink.target.NatsTarget;
 import dev.jetsink.target.TargetAdmission;
 import dev.jetsink.target.TargetUnavailableException;
 import dev.jetsink.target.Targets;
+import dev.jetsink.time.LogThrottle;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,6 +43,8 @@ public final class Ingest {
     private static final int MAX_METADATA_BYTES = 0xFFFF;
 
     private final Map<TargetKind, Targets> targets;
+    /** A full disk fails every request: one error line per 10 s says how many. */
+    private final LogThrottle writeFailures = new LogThrottle(java.time.Clock.systemUTC(), LogThrottle.TEN_SECONDS);
 
     public Ingest(Map<TargetKind, Targets> targets) {
         this.targets = Map.copyOf(targets);
@@ -129,7 +132,7 @@ public final class Ingest {
         return id.map(i -> all.target(i).map(List::of).orElse(List.of())).orElse(all.targets());
     }
 
-    private static CompletableFuture<IngestResult> appendAll(List<TargetAdmission> admitted, List<OutboundEvent> events) {
+    private CompletableFuture<IngestResult> appendAll(List<TargetAdmission> admitted, List<OutboundEvent> events) {
         List<CompletableFuture<Void>> pending = new ArrayList<>(admitted.size() * events.size());
         for (TargetAdmission a : admitted) {
             for (OutboundEvent e : events) {
@@ -147,8 +150,12 @@ public final class Ingest {
                 log.error("ingest timed out waiting for the queue to be durable after {} s", DURABLE_BOUND.toSeconds());
                 return IngestResult.Rejected.retryLater("queue write timed out", RETRY_SOON);
             }
-            log.error("ingest failed to queue durably, sender should retry error=\"{}\"",
-                cause.getClass().getSimpleName() + ": " + cause.getMessage());
+            long held = writeFailures.admit();
+            if (held >= 0) {
+                log.error("ingest failed to queue durably, sender should retry error=\"{}\" (same failure {} more time(s)"
+                    + " in the last {} s)", cause.getClass().getSimpleName() + ": " + cause.getMessage(), held,
+                    LogThrottle.TEN_SECONDS.toSeconds());
+            }
             return IngestResult.Rejected.retryLater("queue write failed", RETRY_SOON);
         });
     }

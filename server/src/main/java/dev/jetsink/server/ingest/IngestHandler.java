@@ -7,7 +7,6 @@ import dev.jetsink.server.http.BodyBudget;
 import dev.jetsink.server.http.BodyReader;
 import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.http.RequestDeadlines;
-import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
@@ -41,21 +40,22 @@ public final class IngestHandler extends Handler.Abstract {
     private final Optional<BearerToken> token;
     private final BodyBudget budget;
     private final RequestDeadlines deadlines;
-    private final Counter countMismatches;
+    private final IngestMetrics metrics;
     private final BusyLog busy = new BusyLog();
 
     public IngestHandler(TargetKind kind, Ingest ingest, Optional<BearerToken> token, BodyBudget budget,
-                  RequestDeadlines deadlines, Counter countMismatches) {
+                  RequestDeadlines deadlines, IngestMetrics metrics) {
         this.kind = kind;
         this.ingest = ingest;
         this.token = token;
         this.budget = budget;
         this.deadlines = deadlines;
-        this.countMismatches = countMismatches;
+        this.metrics = metrics;
     }
 
     @Override
-    public boolean handle(Request request, Response response, Callback callback) {
+    public boolean handle(Request request, Response response, Callback jettyCallback) {
+        Callback callback = counted(response, jettyCallback);
         Optional<Optional<String>> target = targetOf(Request.getPathInContext(request));
         if (target.isEmpty()) {
             HttpJson.error(response, callback, 404, "not found");
@@ -111,6 +111,7 @@ public final class IngestHandler extends Handler.Abstract {
             // Completes on the queue writer's thread after the fsync; no request thread waits.
             return ingest.accept(kind, target, complete.body()).thenAcceptAsync(result -> {
                 if (result instanceof IngestResult.Accepted a) {
+                    metrics.accepted();
                     checkCount(request, a.events());
                     HttpJson.send(response, callback, 200, accepted(a.events()), "application/json");
                 } else if (result instanceof IngestResult.Rejected r) {
@@ -130,6 +131,28 @@ public final class IngestHandler extends Handler.Abstract {
             callback.failed(f.cause());
         }
         return DONE;
+    }
+
+    // Every answer is counted by its status; a request whose client went away, as aborted.
+    private Callback counted(Response response, Callback callback) {
+        return new Callback() {
+            @Override
+            public void succeeded() {
+                metrics.answered(response.getStatus());
+                callback.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable x) {
+                metrics.aborted();
+                callback.failed(x);
+            }
+
+            @Override
+            public InvocationType getInvocationType() {
+                return callback.getInvocationType();
+            }
+        };
     }
 
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
@@ -168,7 +191,7 @@ public final class IngestHandler extends Handler.Abstract {
         }
         String trimmed = stated.trim();
         if (!trimmed.equals(Integer.toString(events))) {
-            countMismatches.increment();
+            metrics.countMismatch();
             log.debug("payload count header differs from the entries in the body kind={} header={} entries={}",
                 kind.label(), HttpJson.quote(trimmed), events);
         }

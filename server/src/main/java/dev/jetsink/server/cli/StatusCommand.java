@@ -1,0 +1,152 @@
+package dev.jetsink.server.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jetsink.config.ConfigLoader;
+import dev.jetsink.config.JetsinkConfig;
+import dev.jetsink.server.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code jetsink status [--watch] [--url URL]} (issue #13): the running daemon's {@code GET /status}
+ * as a table that fits 80 columns — per target its state and since when, queue length and oldest
+ * entry's age, events in and out per second over 10 s, failed-store length, and the last error on
+ * a line of its own. {@code --watch} redraws it in place.
+ */
+@Command(name = "status", mixinStandardHelpOptions = true,
+    description = "What each target of the running daemon is doing (GET /status), as a table.")
+public final class StatusCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String ROW = "%-19s %-10s %7s %7s %7s %7s %7s %7s%n";
+
+    @Option(names = "--url", paramLabel = "URL", description = "the daemon's base URL (default: http://JETSINK_HTTP_ADDRESS)")
+    Optional<String> url = Optional.empty();
+    @Option(names = "--config", paramLabel = "FILE", description = "config file of NAME=value lines; the environment overrides it")
+    Optional<Path> configFile = Optional.empty();
+    @Option(names = "--watch", description = "redraw the table every --interval seconds until interrupted")
+    boolean watch;
+    @Option(names = "--interval", paramLabel = "SECS", defaultValue = "2", description = "seconds between redraws (default 2)")
+    int interval;
+    @Option(names = "--json", description = "print the daemon's JSON instead of the table")
+    boolean json;
+
+    @Spec
+    CommandSpec spec;
+
+    private final Map<String, String> env;
+
+    public StatusCommand() {
+        this(System.getenv());
+    }
+
+    StatusCommand(Map<String, String> env) {
+        this.env = Map.copyOf(env);
+    }
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String base = url.orElseGet(() -> {
+            JetsinkConfig config = ConfigLoader.load(env, configFile).config();
+            return (config.daemon().http().tls().isPresent() ? "https://" : "http://") + config.daemon().httpAddress();
+        });
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        try {
+            do {
+                JsonNode status = fetch(http, base);
+                if (watch) {
+                    out.print("\033[H\033[2J");
+                    out.println("jetsink status at " + base + " (every " + interval + " s; Ctrl-C to stop)");
+                }
+                out.print(json ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(status) + "\n" : render(status));
+                out.flush();
+                if (watch) {
+                    Thread.sleep(Duration.ofSeconds(Math.max(1, interval)).toMillis());
+                }
+            } while (watch);
+            return Main.EXIT_OK;
+        } catch (IOException e) {
+            err.println("cannot read " + base + "/status: " + e.getMessage());
+            return Main.EXIT_FAILURE;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Main.EXIT_OK;
+        }
+    }
+
+    private static JsonNode fetch(HttpClient http, String base) throws IOException, InterruptedException {
+        String trimmed = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        HttpResponse<String> r;
+        try {
+            r = http.send(HttpRequest.newBuilder(URI.create(trimmed + "/status")).timeout(Duration.ofSeconds(10)).GET()
+                .build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IOException("no answer (" + e.getClass().getSimpleName() + "); is jetsink running there?", e);
+        }
+        if (r.statusCode() != 200) {
+            throw new IOException("answered " + r.statusCode());
+        }
+        return JSON.readTree(r.body());
+    }
+
+    /** The table of a {@code GET /status} answer, each line at most 80 characters. */
+    public static String render(JsonNode status) {
+        Instant now = Instant.parse(status.path("time").asText());
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(ROW, "TARGET", "STATE", "SINCE", "QUEUE", "OLDEST", "IN/s", "OUT/s", "FAILED"));
+        JsonNode targets = status.path("targets");
+        if (targets.isEmpty()) {
+            b.append("(no NATS target is running)\n");
+        }
+        for (JsonNode t : targets) {
+            JsonNode rates = t.path("events_per_second");
+            b.append(String.format(ROW, cut(t.path("target").asText(), 19), t.path("state").asText(),
+                age(Duration.between(Instant.parse(t.path("since").asText()), now)),
+                t.path("queue_length").asLong(),
+                t.path("oldest_age_seconds").isNumber() ? age(Duration.ofMillis((long) (t.path("oldest_age_seconds").asDouble() * 1000))) : "-",
+                String.format("%.1f", rates.path("in_10s").asDouble()), String.format("%.1f", rates.path("out_10s").asDouble()),
+                t.path("failed_store_length").asLong()));
+            JsonNode error = t.path("last_error");
+            if (error.isObject()) {
+                b.append(cut("  last error " + error.path("at").asText() + ": " + error.path("text").asText(), 80)).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    /** A compact age: 45s, 3m12s, 2h05m, 3d04h. */
+    static String age(Duration d) {
+        long s = Math.max(0, d.toSeconds());
+        if (s < 60) {
+            return s + "s";
+        }
+        if (s < 3600) {
+            return (s / 60) + "m" + String.format("%02d", s % 60) + "s";
+        }
+        if (s < 86_400) {
+            return (s / 3600) + "h" + String.format("%02d", (s % 3600) / 60) + "m";
+        }
+        return (s / 86_400) + "d" + String.format("%02d", (s % 86_400) / 3600) + "h";
+    }
+
+    private static String cut(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 1) + "~";
+    }
+}
