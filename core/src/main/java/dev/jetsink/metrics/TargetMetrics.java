@@ -61,6 +61,9 @@ public final class TargetMetrics implements LifecycleListener {
         meters.add(FunctionCounter.builder("jetsink_queue_corrupt_records", target,
                 t -> t.queue().map(QueueStore::corruptRecords).orElse(0L)).tags(own)
             .description("damaged queue records found and skipped").register(registry));
+        meters.add(FunctionCounter.builder("jetsink_queue_torn_tail", target,
+                t -> t.queue().map(QueueStore::tornTails).orElse(0L)).tags(own)
+            .description("segments whose unfinished last write was cut off at open (not damage)").register(registry));
         meters.add(FunctionCounter.builder("jetsink_queue_sidecar_rebuilt", target,
                 t -> t.queue().map(QueueStore::sidecarRebuilds).orElse(0L)).tags(own)
             .description("resolution sidecars that failed their checksum, taken as nothing resolved").register(registry));

@@ -48,8 +48,10 @@ public final class ConnectionFactory {
     private final Duration requestCleanupInterval;
     private final Optional<ConnectionListener> connectionListener;
     private final Optional<ErrorListener> errorListener;
+    private final java.util.function.Consumer<Options.Builder> customizer;
 
     private ConnectionFactory(Builder b) {
+        this.customizer = b.customizer;
         this.settings = b.settings;
         this.connectionName = b.connectionName;
         this.connectTimeout = b.connectTimeout;
@@ -105,6 +107,9 @@ public final class ConnectionFactory {
                 throw failure(Reason.TLS_MATERIAL, "unusable TLS material: " + e.getMessage(), e);
             }
         }
+        customizer.accept(b);
+        // what delivery depends on, whatever the customizer set
+        b.maxReconnects(-1).requestCleanupInterval(requestCleanupInterval);
         connectionListener.ifPresent(b::connectionListener);
         b.errorListener(errors);
         return b.build();
@@ -271,6 +276,7 @@ public final class ConnectionFactory {
         private Duration requestCleanupInterval = DEFAULT_REQUEST_CLEANUP_INTERVAL;
         private Optional<ConnectionListener> connectionListener = Optional.empty();
         private Optional<ErrorListener> errorListener = Optional.empty();
+        private java.util.function.Consumer<Options.Builder> customizer = b -> { };
 
         private Builder(ConnectionSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
@@ -303,6 +309,16 @@ public final class ConnectionFactory {
         /** Receives server errors ({@code -ERR}) and asynchronous exceptions. */
         public Builder errorListener(ErrorListener listener) {
             this.errorListener = Optional.of(listener);
+            return this;
+        }
+
+        /**
+         * Applied to the jnats options after the configured settings (servers, auth, TLS): an
+         * embedder's NKey or auth handler. Reconnecting forever, the request cleanup interval
+         * and the listeners are set again after it.
+         */
+        public Builder options(java.util.function.Consumer<Options.Builder> customizer) {
+            this.customizer = Objects.requireNonNull(customizer, "customizer");
             return this;
         }
 

@@ -160,7 +160,7 @@ final class GroupCommitWriter implements Runnable {
                 try {
                     failed.writer.truncate(start);
                 } catch (IOException | RuntimeException t) {
-                    LOG.warn("could not cut the failed write off {}; recovery will report its tail error=\"{}\"",
+                    LOG.warn("could not cut the failed write off {}; the next start cuts it off as a torn tail error=\"{}\"",
                         failed.log, t.toString());
                 }
                 SegmentFiles.closeQuietly(failed.writer);

@@ -125,7 +125,9 @@ final class QueueRecovery {
         s.sizeBytes = r.fileSize();
         if (r.hasTornTail()) {
             tornFloor = Math.max(tornFloor, first + Segment.MAX_RECORDS);
-            if (newest) {
+            if (newest || r.tailUnfinished()) {
+                // a write that stopped short (crash, full disk) was never acknowledged: nothing is
+                // lost by cutting it off, and it is not damage (issue #13)
                 LOG.warn("queue segment {}: truncating {} bytes of torn tail after the last valid record",
                     s.log, r.fileSize() - r.validEnd());
                 try (FileChannel ch = FileChannel.open(s.log, StandardOpenOption.WRITE)) {
@@ -133,6 +135,7 @@ final class QueueRecovery {
                     ch.force(true);
                 }
                 s.sizeBytes = r.validEnd();
+                queue.countTornTail();
             } else {
                 // every write to an older segment was fsynced before the writer moved on, so this is
                 // damage (or the remains of a failed write), not a torn write: report it, keep the bytes

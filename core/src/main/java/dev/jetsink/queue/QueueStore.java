@@ -95,6 +95,15 @@ public interface QueueStore extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Segments whose last write had stopped short (a crash, a full disk), cut back to their last
+     * whole record at open since this store was opened. Not damage: the cut bytes were never
+     * acknowledged.
+     */
+    default long tornTails() {
+        return 0;
+    }
+
     /** Flushes resolution bits, stops the writer, releases the lock. Idempotent. */
     @Override
     void close();

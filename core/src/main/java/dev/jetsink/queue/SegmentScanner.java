@@ -30,8 +30,12 @@ final class SegmentScanner {
      * @param records        valid records
      * @param corruptRegions damaged regions skipped in the middle of the segment
      * @param headerValid    whether the segment header was intact with a known version
+     * @param tailUnfinished whether the bytes after {@code validEnd} look like a write that stopped
+     *                       short: fewer bytes than a record prefix, zeros only, or a record prefix
+     *                       whose declared length runs past the end of the file
      */
-    record Result(long fileSize, long validEnd, int records, int corruptRegions, boolean headerValid) {
+    record Result(long fileSize, long validEnd, int records, int corruptRegions, boolean headerValid,
+                  boolean tailUnfinished) {
         boolean hasTornTail() {
             return validEnd < fileSize;
         }
@@ -84,7 +88,34 @@ final class SegmentScanner {
             pos += total;
             validEnd = pos;
         }
-        return new Result(size, validEnd, records, corrupt, headerValid);
+        return new Result(size, validEnd, records, corrupt, headerValid, unfinished(buf, validEnd));
+    }
+
+    /**
+     * Whether the tail from {@code from} to the end is the start of a record whose write stopped
+     * short (a full disk, a crash): too short for a prefix, zeros (space the file system allocated
+     * but never filled), or a prefix declaring more bytes than the file holds. Anything else after
+     * the last valid record is damage.
+     */
+    private static boolean unfinished(ByteBuffer buf, int from) {
+        int size = buf.limit();
+        if (from >= size) {
+            return false;
+        }
+        boolean zeros = true;
+        for (int p = from; p < size && zeros; p++) {
+            zeros = buf.get(p) == 0;
+        }
+        if (zeros || size - from < RecordCodec.RECORD_PREFIX_BYTES) {
+            return true;
+        }
+        int min = RecordCodec.minBodyBytes(buf.getInt(from));
+        if (min < 0) {
+            return false;
+        }
+        int len = buf.getInt(from + 4);
+        return len >= min && len <= RecordCodec.MAX_BODY_BYTES
+            && (long) from + RecordCodec.RECORD_PREFIX_BYTES + len > size;
     }
 
     /**

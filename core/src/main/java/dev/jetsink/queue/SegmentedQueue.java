@@ -105,6 +105,7 @@ public final class SegmentedQueue implements QueueStore {
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
     private final AtomicLong corrupt = new AtomicLong();
     private final AtomicLong sidecarRebuilds = new AtomicLong();
+    private final AtomicLong tornTails = new AtomicLong();
     /** Live records found damaged after recovery (each is counted once). */
     private final Set<Long> damaged = new HashSet<>();
     private final GroupCommitWriter writer;
@@ -396,6 +397,11 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     @Override
+    public long tornTails() {
+        return tornTails.get();
+    }
+
+    @Override
     public long corruptRecords() {
         return corrupt.get();
     }
@@ -472,6 +478,10 @@ public final class SegmentedQueue implements QueueStore {
 
     void countSidecarRebuilt() {
         sidecarRebuilds.incrementAndGet();
+    }
+
+    void countTornTail() {
+        tornTails.incrementAndGet();
     }
 
     void countCorrupt(long n) {

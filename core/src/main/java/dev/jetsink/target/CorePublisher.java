@@ -56,7 +56,7 @@ final class CorePublisher implements Publisher {
             done.forEach(f -> f.completeExceptionally(e));
             return;
         }
-        done.forEach(f -> f.complete(new Delivered(false)));
+        done.forEach(f -> f.complete(Delivered.CORE));
     }
 
     @Override

@@ -236,7 +236,7 @@ final class Dispatcher implements Runnable {
         }
         inFlight.remove(p.seq());
         if (c.error() == null) {
-            delivered(p, c.delivered().duplicate());
+            delivered(p, c.delivered());
         } else {
             handleFailure(p, outcomes.classifyPublish(c.error(), p));
         }
@@ -250,11 +250,12 @@ final class Dispatcher implements Runnable {
         }
     }
 
-    private void delivered(PendingEntry p, boolean duplicate) {
+    private void delivered(PendingEntry p, Publisher.Delivered d) {
         long attemptsMade = p.retry().recordFinalAttempt();
         ctx.queue().resolve(p.seq());
-        ctx.events().entryResolved(new LifecycleEvent.EntryResolved(ctx.target(), p.entry().msgId(), duplicate,
-            attemptsMade, Duration.between(p.entry().queuedAt(), ctx.clock().instant())));
+        ctx.events().entryResolved(new LifecycleEvent.EntryResolved(ctx.target(), p.entry().msgId(), p.seq(),
+            d.duplicate(), attemptsMade, Duration.between(p.entry().queuedAt(), ctx.clock().instant()),
+            d.stream(), d.streamSeq()));
         if (p == probe) {
             leaveProbeMode();
         }
@@ -287,11 +288,12 @@ final class Dispatcher implements Runnable {
     private void moveToFailedStore(PendingEntry p, Outcome o) {
         long attemptsMade = p.retry().recordFinalAttempt();
         QueuedEntry e = p.entry();
+        java.nio.file.Path recordFile;
         try {
             byte[] payload = ctx.queue().read(e);
-            ctx.failedStore().orElseThrow().write(FailedRecord.terminal(e.seq(), e.msgId(), ctx.target(),
+            recordFile = ctx.failedStore().orElseThrow().write(FailedRecord.terminal(e.seq(), e.msgId(), ctx.target(),
                 ctx.subject(), e.metadata(), e.queuedAt(), ctx.clock().instant(), o.detail(),
-                (int) Math.min(Integer.MAX_VALUE, attemptsMade), payload, e.replays()));
+                (int) Math.min(Integer.MAX_VALUE, attemptsMade), payload, e.replays())).path();
         } catch (java.io.IOException | RuntimeException ex) {
             // Without a durable failed record the entry must stay on the live queue.
             log.error("failed-events store write failed, entry stays queued target={} msg_id={} error={}",
@@ -300,7 +302,8 @@ final class Dispatcher implements Runnable {
             return;
         }
         ctx.queue().resolve(p.seq());
-        ctx.events().movedToFailedStore(new LifecycleEvent.MovedToFailedStore(ctx.target(), e.msgId(), o, attemptsMade));
+        ctx.events().movedToFailedStore(new LifecycleEvent.MovedToFailedStore(ctx.target(), e.msgId(), e.seq(), o,
+            attemptsMade, recordFile));
         if (p == probe) {
             leaveProbeMode();
         }

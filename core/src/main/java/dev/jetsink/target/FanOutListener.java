@@ -64,4 +64,9 @@ final class FanOutListener implements LifecycleListener {
     public void attemptFailed(LifecycleEvent.AttemptFailed e) {
         each(l -> l.attemptFailed(e));
     }
+
+    @Override
+    public void streamValidationFailed(LifecycleEvent.StreamValidationFailed e) {
+        each(l -> l.streamValidationFailed(e));
+    }
 }

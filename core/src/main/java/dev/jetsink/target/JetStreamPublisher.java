@@ -68,7 +68,7 @@ final class JetStreamPublisher implements Publisher {
                 if (mismatch.isPresent()) {
                     out.completeExceptionally(new OutcomeException(mismatch.get()));
                 } else {
-                    out.complete(new Delivered(ack.isDuplicate()));
+                    out.complete(new Delivered(ack.isDuplicate(), ack.getStream(), ack.getSeqno()));
                 }
             });
         return out;

@@ -19,14 +19,22 @@ public sealed interface LifecycleEvent {
             implements LifecycleEvent {
     }
 
-    /** An entry left the live queue because it was delivered ({@code duplicate}: already stored). */
-    record EntryResolved(String target, String msgId, boolean duplicate, long lifetimeAttempts,
-                         java.time.Duration sinceQueued)
+    /**
+     * An entry left the live queue because it was delivered ({@code duplicate}: already stored).
+     * {@code seq} is its queue sequence; {@code stream} and {@code streamSeq} come from the
+     * publish ack (empty and 0 on the Core path).
+     */
+    record EntryResolved(String target, String msgId, long seq, boolean duplicate, long lifetimeAttempts,
+                         java.time.Duration sinceQueued, String stream, long streamSeq)
             implements LifecycleEvent {
     }
 
-    /** An entry was recorded in the failed store after a permanent outcome. */
-    record MovedToFailedStore(String target, String msgId, Outcome outcome, long lifetimeAttempts)
+    /**
+     * An entry was recorded in the failed store after a permanent outcome; {@code seq} is its
+     * queue sequence, {@code record} the failed-store file written.
+     */
+    record MovedToFailedStore(String target, String msgId, long seq, Outcome outcome, long lifetimeAttempts,
+                              java.nio.file.Path record)
             implements LifecycleEvent {
     }
 
@@ -50,6 +58,13 @@ public sealed interface LifecycleEvent {
     /** One attempt failed with {@code outcome} (transient or permanent). */
     record AttemptFailed(String target, String msgId, Outcome outcome, int attemptInCycle)
             implements LifecycleEvent {
+    }
+
+    /**
+     * A live validation of the JetStream stream failed (missing, not capturing the subject, a
+     * duplicate window too short, sealed, ...): {@code message} says which, as the ERROR log does.
+     */
+    record StreamValidationFailed(String target, String stream, String message) implements LifecycleEvent {
     }
 
     /** Connection changes a target reports. */

@@ -102,4 +102,9 @@ public final class LifecycleEvents implements LifecycleListener {
     public void attemptFailed(LifecycleEvent.AttemptFailed event) {
         record(event);
     }
+
+    @Override
+    public void streamValidationFailed(LifecycleEvent.StreamValidationFailed event) {
+        record(event);
+    }
 }

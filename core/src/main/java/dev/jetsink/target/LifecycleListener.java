@@ -43,4 +43,7 @@ public interface LifecycleListener {
 
     default void attemptFailed(LifecycleEvent.AttemptFailed event) {
     }
+
+    default void streamValidationFailed(LifecycleEvent.StreamValidationFailed event) {
+    }
 }

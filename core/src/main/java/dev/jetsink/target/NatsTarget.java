@@ -13,6 +13,7 @@ import dev.jetsink.queue.QueueFullException;
 import dev.jetsink.queue.QueueOptions;
 import dev.jetsink.queue.QueueStore;
 import dev.jetsink.queue.QueuedEntry;
+import dev.jetsink.queue.DeferredQueue;
 import dev.jetsink.queue.SegmentedQueue;
 import io.nats.client.Connection;
 import java.time.Duration;
@@ -36,6 +37,7 @@ public final class NatsTarget implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(NatsTarget.class);
     static final Duration INIT_RETRY = Duration.ofSeconds(60);
+    static final Duration QUEUE_RETRY = Duration.ofSeconds(10);
     private static final Duration DIRECT_PUBLISH_BOUND = Duration.ofSeconds(30);
 
     private final TargetConfig config;
@@ -62,6 +64,7 @@ public final class NatsTarget implements AutoCloseable {
     private volatile Optional<String> initFailure = Optional.empty();
     private volatile boolean started;
     private ScheduledFuture<?> initRetry;
+    private ScheduledFuture<?> queueRetry;
     private Thread thread;
     private boolean closing;
 
@@ -98,7 +101,7 @@ public final class NatsTarget implements AutoCloseable {
         this.failedStore = config.jetstreamEnabled()
             ? Optional.of(FailedEventStore.open(config.queuePath().orElseThrow(), target, runtime.clock()))
             : Optional.empty();
-        this.link = new TargetConnection(listener -> connectionFactory(config, listener), new ConnectionHooks());
+        this.link = new TargetConnection(listener -> connectionFactory(config, runtime, listener), new ConnectionHooks());
         this.check = config.jetstreamEnabled()
             ? Optional.of(new StreamCheck(target, config.streamName().orElseThrow(), config.subject(),
                 (int) config.ackTimeout().toSeconds(), verdict, classifier, events))
@@ -128,8 +131,23 @@ public final class NatsTarget implements AutoCloseable {
      * @throws dev.jetsink.queue.QueueLockedException when another process holds the queue
      */
     public static NatsTarget open(TargetConfig config, TargetRuntime runtime) {
-        Optional<QueueStore> queue = config.queuePath().map(dir -> SegmentedQueue.open(dir,
-            QueueOptions.withLimit(config.queueLimit()).withClock(runtime.clock())));
+        return open(config, runtime, false);
+    }
+
+    /**
+     * Like {@link #open(TargetConfig, TargetRuntime)}, except that a queue directory the disk
+     * refuses (full, unwritable) does not fail: the target starts degraded, refuses events, and
+     * opens its queue once the disk takes writes (at daemon start, issue #13). A locked queue or a
+     * newer format still throws.
+     */
+    public static NatsTarget openDeferringQueue(TargetConfig config, TargetRuntime runtime) {
+        return open(config, runtime, true);
+    }
+
+    private static NatsTarget open(TargetConfig config, TargetRuntime runtime, boolean deferQueue) {
+        QueueOptions options = QueueOptions.withLimit(config.queueLimit()).withClock(runtime.clock());
+        Optional<QueueStore> queue = config.queuePath().map(dir -> deferQueue
+            ? DeferredQueue.open(dir, options) : SegmentedQueue.open(dir, options));
         try {
             return new NatsTarget(config, runtime, queue);
         } catch (RuntimeException e) {
@@ -138,8 +156,10 @@ public final class NatsTarget implements AutoCloseable {
         }
     }
 
-    private static ConnectionFactory connectionFactory(TargetConfig c, io.nats.client.ConnectionListener listener) {
+    private static ConnectionFactory connectionFactory(TargetConfig c, TargetRuntime runtime,
+                                                       io.nats.client.ConnectionListener listener) {
         return ConnectionFactory.builder(ConnectionSettings.from(c))
+            .options(runtime.natsOptions())
             .connectionName("jetsink " + c.displayId())
             // jnats cancels requests older than this; it must never cut a publish short of the
             // ack timeout (SPEC §5.3).
@@ -164,6 +184,13 @@ public final class NatsTarget implements AutoCloseable {
             config.displayId(), config.kind().label(), config.id(), config.path(), String.join(",", config.servers()),
             config.subject(), config.streamName().orElse("-"), config.ackTimeout().toSeconds(),
             config.queuePath().map(Object::toString).orElse("-"), config.queueLimit(), config.publishWindow());
+        queueUnavailable().ifPresent(reason -> {
+            log.error("queue directory cannot be opened, the target refuses events until it can "
+                    + "(tried again every {} s) target=\"{}\" queue_dir={} error=\"{}\"",
+                QUEUE_RETRY.toSeconds(), config.displayId(), config.queuePath().orElseThrow(), reason);
+            queueRetry = runtime.scheduler().scheduleWithFixedDelay(this::retryQueue,
+                QUEUE_RETRY.toMillis(), QUEUE_RETRY.toMillis(), TimeUnit.MILLISECONDS);
+        });
         if (initialize()) {
             startDispatcher();
         } else {
@@ -218,6 +245,36 @@ public final class NatsTarget implements AutoCloseable {
         }
     }
 
+    /**
+     * One retry of opening a queue directory the disk refused at start (the scheduler calls it
+     * every 10 s); package-private so a test can trigger it instead of waiting.
+     */
+    synchronized void retryQueue() {
+        if (closing || !(queue.orElse(null) instanceof DeferredQueue deferred)) {
+            return;
+        }
+        if (deferred.tryOpen()) {
+            log.info("queue directory opened, the target accepts events again target=\"{}\" queue_dir={} queued={}",
+                config.displayId(), config.queuePath().orElseThrow(), deferred.liveCount());
+            queueRetry.cancel(false);
+            dispatcher.ifPresent(Dispatcher::wake);
+        }
+    }
+
+    /**
+     * Why this target's queue directory cannot be opened (a full disk, an unwritable directory):
+     * while present the target refuses events and reports {@link TargetState#DEGRADED}.
+     */
+    public Optional<String> queueUnavailable() {
+        return queue.flatMap(DeferredQueue::unavailable);
+    }
+
+    /** Why the target takes no events now: its init failed, or its queue directory cannot be opened. */
+    private Optional<String> unavailable() {
+        Optional<String> init = initFailure;
+        return init.isPresent() ? init : queueUnavailable().map(r -> "queue directory unavailable: " + r);
+    }
+
     private void startDispatcher() {
         dispatcher.ifPresent(d -> {
             thread = new Thread(d, "jetsink-dispatch-" + config.kind().label() + "-" + config.sanitizedId());
@@ -232,14 +289,27 @@ public final class NatsTarget implements AutoCloseable {
      * {@link TargetUnavailableException} while init has failed, or the I/O error of the append.
      */
     public CompletableFuture<Void> send(OutboundEvent event) {
-        Optional<String> unavailable = initFailure;
+        if (queue.isEmpty() && unavailable().isEmpty()) {
+            return countRefusal(publishDirect(event));
+        }
+        return enqueue(event).thenApply(entry -> null);
+    }
+
+    /**
+     * Like {@link #send} for a target with a queue dir, completing with the queued entry (its
+     * sequence and msg id) once it is durable: what a library caller's receipt is made of.
+     *
+     * @throws IllegalStateException when the target has no queue dir
+     */
+    public CompletableFuture<QueuedEntry> enqueue(OutboundEvent event) {
+        Optional<String> unavailable = unavailable();
         if (unavailable.isPresent()) {
             refused(1);
             return CompletableFuture.failedFuture(
                 new TargetUnavailableException("target unavailable: " + unavailable.get()));
         }
         if (queue.isEmpty()) {
-            return countRefusal(publishDirect(event));
+            throw new IllegalStateException(config.displayId() + " has no queue dir");
         }
         CompletableFuture<QueuedEntry> appended;
         try {
@@ -258,7 +328,7 @@ public final class NatsTarget implements AutoCloseable {
                 throw new CompletionException(cause);
             }
             queued(entry);
-            return null;
+            return entry;
         });
     }
 
@@ -273,7 +343,7 @@ public final class NatsTarget implements AutoCloseable {
      * @throws dev.jetsink.queue.QueueStoreException when the queue is closed
      */
     public TargetAdmission admit(int n) {
-        Optional<String> unavailable = initFailure;
+        Optional<String> unavailable = unavailable();
         if (unavailable.isPresent()) {
             refused(n);
             throw new TargetUnavailableException("target unavailable: " + unavailable.get());
@@ -366,8 +436,9 @@ public final class NatsTarget implements AutoCloseable {
      */
     public TargetHealth health() {
         String id = config.displayId();
-        if (initFailure.isPresent()) {
-            return new TargetHealth(id, TargetHealth.Status.ERROR, initFailure.get());
+        Optional<String> unavailable = unavailable();
+        if (unavailable.isPresent()) {
+            return new TargetHealth(id, TargetHealth.Status.ERROR, unavailable.get());
         }
         Optional<Connection> c = link.current();
         if (c.isEmpty()) {
@@ -444,7 +515,9 @@ public final class NatsTarget implements AutoCloseable {
         long queued = queueLength();
         long oldest = queued > 0 ? queue.flatMap(QueueStore::oldestQueuedAt).map(java.time.Instant::toEpochMilli).orElse(0L) : 0;
         boolean fail = initFailure.isPresent() || check.flatMap(StreamCheck::failure).isPresent();
-        return TargetState.of(runtime.clock().millis(), queued, oldest, lastAckMs, startedMs, fail, lastWriteFailureMs);
+        long now = runtime.clock().millis();
+        long writeFailure = queueUnavailable().isPresent() ? now : lastWriteFailureMs;
+        return TargetState.of(now, queued, oldest, lastAckMs, startedMs, fail, writeFailure);
     }
 
     /** When this target was opened (its counters start there), in epoch milliseconds of its clock. */
@@ -479,7 +552,7 @@ public final class NatsTarget implements AutoCloseable {
 
     /** The last error a publish or a queue write met, with its time. */
     public Optional<LastError> lastError() {
-        Optional<String> init = initFailure.or(() -> check.flatMap(StreamCheck::failure));
+        Optional<String> init = unavailable().or(() -> check.flatMap(StreamCheck::failure));
         return init.isPresent() ? Optional.of(new LastError(init.get(), runtime.clock().instant())) : lastError;
     }
 
@@ -501,6 +574,14 @@ public final class NatsTarget implements AutoCloseable {
     /** Terminal moves plus ingest rejections ({@code failed_messages}). */
     public long failedCount() {
         return failedMessages.get();
+    }
+
+    /** The verdict as {@code /status} shows it: {@code PASS}, {@code FAIL}, {@code UNSET}, or {@code none} on the Core path. */
+    public String verdictLabel() {
+        if (failedStore.isEmpty()) {
+            return "none";
+        }
+        return state() == TargetState.FAILING ? "FAIL" : verdictPass() ? "PASS" : "UNSET";
     }
 
     /** True when the verdict is PASS (JetStream) — the {@code jetsink_stream_verdict} gauge. */
@@ -529,6 +610,9 @@ public final class NatsTarget implements AutoCloseable {
             closing = true;
             if (initRetry != null) {
                 initRetry.cancel(false);
+            }
+            if (queueRetry != null) {
+                queueRetry.cancel(false);
             }
             running = thread;
         }

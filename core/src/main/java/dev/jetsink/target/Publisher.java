@@ -34,7 +34,11 @@ interface Publisher extends AutoCloseable {
     @Override
     void close();
 
-    /** A delivered publish. {@code duplicate} when the stream already held this msg id. */
-    record Delivered(boolean duplicate) {
+    /**
+     * A delivered publish. {@code duplicate} when the stream already held this msg id; the stream
+     * and its sequence from the ack (empty and 0 on the Core path, which has no ack).
+     */
+    record Delivered(boolean duplicate, String stream, long streamSeq) {
+        static final Delivered CORE = new Delivered(false, "", 0);
     }
 }

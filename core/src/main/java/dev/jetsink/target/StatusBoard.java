@@ -130,8 +130,7 @@ public final class StatusBoard {
         for (NatsTarget t : current) {
             Track track = tracks.get(t);
             Optional<Duration> oldest = t.oldestAge();
-            String verdict = t.failedStore().isEmpty() ? "none"
-                : t.state() == TargetState.FAILING ? "FAIL" : t.verdictPass() ? "PASS" : "UNSET";
+            String verdict = t.verdictLabel();
             out.add(new TargetStatus(t.config().kind().label(), t.config().id(), t.displayId(), track.state, track.since,
                 verdict, t.connectedServer(), t.queueLength(), oldest,
                 new Rates(track.rate(track.in, 10), track.rate(track.in, 300), track.rate(track.out, 10),

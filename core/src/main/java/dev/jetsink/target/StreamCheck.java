@@ -70,6 +70,7 @@ final class StreamCheck {
         } else if (result instanceof ValidationResult.Failed f) {
             failure = Optional.of("stream validation failed: " + f.message());
             log.error("JetStream stream validation failed target=\"{}\" stream={} error=\"{}\"", target, stream, f.message());
+            events.streamValidationFailed(new LifecycleEvent.StreamValidationFailed(target, stream, f.message()));
         }
         return result;
     }

@@ -13,10 +13,14 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
  * periodic work (failed-store maintenance, init retries).
  *
  * @param backoffScale multiplies the 4/8/16/32 s backoff sleeps ({@code JETSINK_BACKOFF_SCALE})
+ * @param natsOptions  applied to every connection's jnats options after the configured ones (an
+ *                     embedder's NKey or auth handler); reconnecting forever and the listeners
+ *                     jetsink needs are set again afterwards
  */
 public record TargetRuntime(Clock clock, Sleeper sleeper, LifecycleListener listener,
                             StreamConcurrency notifyConcurrency, double backoffScale,
-                            ScheduledExecutorService scheduler) {
+                            ScheduledExecutorService scheduler,
+                            java.util.function.Consumer<io.nats.client.Options.Builder> natsOptions) {
 
     public TargetRuntime {
         Objects.requireNonNull(clock, "clock");
@@ -24,6 +28,12 @@ public record TargetRuntime(Clock clock, Sleeper sleeper, LifecycleListener list
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(notifyConcurrency, "notifyConcurrency");
         Objects.requireNonNull(scheduler, "scheduler");
+        Objects.requireNonNull(natsOptions, "natsOptions");
+    }
+
+    public TargetRuntime(Clock clock, Sleeper sleeper, LifecycleListener listener, StreamConcurrency notifyConcurrency,
+                         double backoffScale, ScheduledExecutorService scheduler) {
+        this(clock, sleeper, listener, notifyConcurrency, backoffScale, scheduler, b -> { });
     }
 
     /** Real time, a daemon scheduler, the default concurrency of 20, no listener. */
@@ -39,14 +49,18 @@ public record TargetRuntime(Clock clock, Sleeper sleeper, LifecycleListener list
     }
 
     public TargetRuntime withClock(Clock c, Sleeper s) {
-        return new TargetRuntime(c, s, listener, notifyConcurrency, backoffScale, scheduler);
+        return new TargetRuntime(c, s, listener, notifyConcurrency, backoffScale, scheduler, natsOptions);
     }
 
     public TargetRuntime withListener(LifecycleListener l) {
-        return new TargetRuntime(clock, sleeper, l, notifyConcurrency, backoffScale, scheduler);
+        return new TargetRuntime(clock, sleeper, l, notifyConcurrency, backoffScale, scheduler, natsOptions);
     }
 
     public TargetRuntime withNotifyConcurrency(StreamConcurrency c) {
-        return new TargetRuntime(clock, sleeper, listener, c, backoffScale, scheduler);
+        return new TargetRuntime(clock, sleeper, listener, c, backoffScale, scheduler, natsOptions);
+    }
+
+    public TargetRuntime withNatsOptions(java.util.function.Consumer<io.nats.client.Options.Builder> customizer) {
+        return new TargetRuntime(clock, sleeper, listener, notifyConcurrency, backoffScale, scheduler, customizer);
     }
 }

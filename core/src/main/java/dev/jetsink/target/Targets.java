@@ -52,7 +52,8 @@ public final class Targets implements AutoCloseable {
                 if (c.kind() != kind) {
                     throw new IllegalArgumentException(c.displayId() + " is not a " + kind.label() + " target");
                 }
-                NatsTarget t = NatsTarget.open(c, runtime);
+                // one target's refusing disk must not stop the others from starting (issue #13)
+                NatsTarget t = NatsTarget.openDeferringQueue(c, runtime);
                 opened.add(t);
                 t.failedStore().ifPresent(maintenance::add);
             }

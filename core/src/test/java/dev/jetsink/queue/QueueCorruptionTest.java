@@ -45,6 +45,7 @@ class QueueCorruptionTest {
         try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
             assertThat(all(q)).containsExactlyElementsOf(written.subList(0, 4));
             assertThat(q.corruptRecords()).isZero();
+            assertThat(q.tornTails()).isEqualTo(1);
             assertThat(append(q, "next").seq()).isGreaterThan(written.get(4).seq());
         }
         assertThat(Files.size(log)).isLessThan(size - 40);
@@ -123,6 +124,7 @@ class QueueCorruptionTest {
         try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
             assertThat(all(q)).containsExactlyElementsOf(written);
             assertThat(q.corruptRecords()).isZero();
+            assertThat(q.tornTails()).isEqualTo(1);
         }
         assertThat(Files.size(log)).isEqualTo(size);
     }

@@ -62,6 +62,58 @@ class QueueRecoveryAdversarialTest {
     }
 
     @Test
+    void aPartialLastRecordOfAnOlderSegmentIsATornTailCutOffNotDamage() throws Exception {
+        List<QueuedEntry> written = new ArrayList<>();
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
+            for (int i = 0; i < 10; i++) {
+                written.add(append(q, "e" + i));
+            }
+        }
+        Path older = logs(dir).get(0);
+        long length = Files.size(older);
+        // a write that stopped short (a full disk): the fifth record's prefix is there, its end is not
+        try (RandomAccessFile f = new RandomAccessFile(older.toFile(), "rw")) {
+            f.setLength(length - 20);
+        }
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
+            List<QueuedEntry> expected = new ArrayList<>(written);
+            expected.remove(4);
+            assertThat(all(q)).containsExactlyElementsOf(expected);
+            assertThat(q.corruptRecords()).as("not damage").isZero();
+            assertThat(q.tornTails()).isEqualTo(1);
+            for (QueuedEntry e : all(q)) {
+                q.resolve(e.seq());
+            }
+        }
+        assertThat(dir.resolve("damaged")).as("nothing copied aside").doesNotExist();
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
+            assertThat(all(q)).isEmpty();
+            assertThat(q.tornTails()).as("cut once, counted once").isZero();
+            assertThat(append(q, "next").seq()).as("no sequence reused").isGreaterThan(written.get(9).seq());
+        }
+    }
+
+    @Test
+    void bytesAfterTheLastRecordOfAnOlderSegmentThatStartNoRecordAreDamage() throws Exception {
+        List<QueuedEntry> written = new ArrayList<>();
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
+            for (int i = 0; i < 10; i++) {
+                written.add(append(q, "e" + i));
+            }
+        }
+        Path older = logs(dir).get(0);
+        byte[] garbage = "this is not a record, whatever wrote it".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        Files.write(older, garbage, java.nio.file.StandardOpenOption.APPEND);
+        long length = Files.size(older);
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
+            assertThat(all(q)).containsExactlyElementsOf(written);
+            assertThat(q.corruptRecords()).isEqualTo(1);
+            assertThat(q.tornTails()).isZero();
+        }
+        assertThat(Files.size(older)).as("damage is kept").isEqualTo(length);
+    }
+
+    @Test
     void damageSpanningASegmentBoundaryCostsOnlyTheRecordsItTouches() throws Exception {
         List<QueuedEntry> written = new ArrayList<>();
         try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {

@@ -20,8 +20,8 @@ class LifecycleEventsTest {
     @Test
     void testAwaitsAnEventPublishedByAnotherThread() throws Exception {
         CompletableFuture<Void> publisher = CompletableFuture.runAsync(() -> {
-            events.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id-1", false, 1, java.time.Duration.ZERO));
-            events.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id-2", true, 2, java.time.Duration.ZERO));
+            events.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id-1", 1, false, 1, java.time.Duration.ZERO, "S", 1));
+            events.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id-2", 2, true, 2, java.time.Duration.ZERO, "S", 1));
         });
 
         LifecycleEvent.EntryResolved resolved = events.await(LifecycleEvent.EntryResolved.class,
@@ -62,8 +62,8 @@ class LifecycleEventsTest {
         events.connectionChanged(new LifecycleEvent.ConnectionChanged(TARGET, LifecycleEvent.ConnectionEvent.RECONNECTED));
         events.attemptFailed(new LifecycleEvent.AttemptFailed(TARGET, "id-1",
                 dev.jetsink.nats.Outcome.attemptDeadlineExceeded(), 1));
-        events.movedToFailedStore(new LifecycleEvent.MovedToFailedStore(TARGET, "id-1",
-                dev.jetsink.nats.Outcome.validationFailed(), 2));
+        events.movedToFailedStore(new LifecycleEvent.MovedToFailedStore(TARGET, "id-1", 1,
+                dev.jetsink.nats.Outcome.validationFailed(), 2, java.nio.file.Path.of("failed", "r.json")));
         events.probeModeLeft(new LifecycleEvent.ProbeModeLeft(TARGET));
 
         assertThat(events.all()).extracting(e -> e.getClass().getSimpleName())
@@ -72,7 +72,7 @@ class LifecycleEventsTest {
 
     @Test
     void noneListenerIgnoresEvents() {
-        LifecycleListener.NONE.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id", false, 1, java.time.Duration.ZERO));
+        LifecycleListener.NONE.entryResolved(new LifecycleEvent.EntryResolved(TARGET, "id", 1, false, 1, java.time.Duration.ZERO, "", 0));
         assertThat(events.all()).isEmpty();
     }
 }

@@ -51,6 +51,14 @@ class FullDiskIT {
                     .containsAll(t.duplicatedEvents());
                 assertThat(t.distinctMsgIds()).as(t.line()).isEqualTo(t.messages());
                 assertThat(rig.daemonLog()).contains("ingest failed to queue durably");
+                long seconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
+                assertThat(rig.logCount("ingest failed to queue durably"))
+                    .as("logged once per 10 s with a count, not once per refusal (%d refused)", load.count(503))
+                    .isLessThanOrEqualTo((int) (2 + seconds / 10));
+                try (java.util.stream.Stream<Path> files = Files.walk(disk.dir)) {
+                    assertThat(files.filter(f -> f.toString().endsWith(".log")).toList())
+                        .as("refused appends leave no segment files behind").hasSizeLessThanOrEqualTo(3);
+                }
                 assertThat(t.failedStore()).as(t.line()).isZero();
                 assertThat(t.failedMessages())
                     .as("failed_messages = failed records (none) + ingest rejections (one event per 503); " + t.line())

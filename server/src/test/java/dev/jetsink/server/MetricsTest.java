@@ -70,6 +70,7 @@ class MetricsTest {
                 .containsEntry("jetsink_retry_exhaustions_total" + own, 0.0)
                 .containsEntry("jetsink_queue_corrupt_records_total" + own, 0.0)
                 .containsEntry("jetsink_queue_sidecar_rebuilt_total" + own, 0.0)
+                .containsEntry("jetsink_queue_torn_tail_total" + own, 0.0)
                 .containsEntry("jetsink_failed_replayed_total" + own, 0.0)
                 .containsKey("jetsink_queue_bytes" + own)
                 .containsEntry("jetsink_publish_attempts_total{kind=\"notify\",outcome=\"success\",target_id=\"_:nats\",target_type=\"nats\"}", 3.0)

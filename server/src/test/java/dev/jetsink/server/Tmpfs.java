@@ -25,6 +25,38 @@ final class Tmpfs implements AutoCloseable {
         return new Tmpfs(dir);
     }
 
+    /** Remounts read-only ({@code true}) or read-write: a disk that refuses every write, even root's. */
+    void readOnly(boolean readOnly) throws IOException, InterruptedException {
+        String out = run("mount", "-o", "remount," + (readOnly ? "ro" : "rw"), dir.toString());
+        if (out != null) {
+            throw new IllegalStateException("cannot remount " + dir + (readOnly ? " read-only" : " read-write") + ": " + out);
+        }
+    }
+
+    /** Writes {@code name} until the file system is full; returns it (delete it to free the space). */
+    Path fill(String name) throws IOException {
+        Path ballast = dir.resolve(name);
+        byte[] chunk = new byte[64 * 1024];
+        try (java.io.OutputStream out = Files.newOutputStream(ballast)) {
+            while (true) {
+                out.write(chunk);
+            }
+        } catch (IOException full) {
+            if (!String.valueOf(full.getMessage()).contains("No space left")) {
+                throw full;
+            }
+        }
+        // the last partial chunk may have left a page free: take the rest a byte at a time
+        try (java.io.OutputStream out = Files.newOutputStream(ballast, java.nio.file.StandardOpenOption.APPEND)) {
+            while (true) {
+                out.write(0);
+                out.flush();
+            }
+        } catch (IOException full) {
+            return ballast;
+        }
+    }
+
     /** Null on success, else the command's output. */
     private static String run(String... cmd) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -1,0 +1,53 @@
+package dev.jetsink;
+
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.event.AuditEntry;
+import dev.jetsink.event.Envelopes;
+import dev.jetsink.event.S3EventRecord;
+import java.util.Map;
+
+/**
+ * Where an embedder starts: a {@link Sink} for S3 bucket notifications or for audit log entries.
+ *
+ * <pre>{@code
+ * try (Sink<S3EventRecord> sink = Jetsink.notifySink()
+ *         .servers("nats://127.0.0.1:4222")
+ *         .subject("s3.events")
+ *         .jetStream("S3_EVENTS")
+ *         .queueDir(Path.of("/var/lib/myapp/jetsink"))
+ *         .build()) {
+ *     S3EventRecord event = S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "cat.jpg").build();
+ *     Receipt receipt = sink.send(event).join();          // durable in the local queue
+ *     Delivery delivery = receipt.delivered().join();      // acknowledged by the stream
+ * }
+ * }</pre>
+ */
+public final class Jetsink {
+
+    private Jetsink() {
+    }
+
+    /** A sink for S3 bucket notifications (published in the webhook envelope). */
+    public static SinkBuilder<S3EventRecord> notifySink() {
+        return new SinkBuilder<>(TargetKind.NOTIFY, Envelopes::notify, Map.of());
+    }
+
+    /** A sink for audit log entries. */
+    public static SinkBuilder<AuditEntry> auditSink() {
+        return new SinkBuilder<>(TargetKind.AUDIT, Envelopes::audit, Map.of());
+    }
+
+    /**
+     * A notify sink configured from the daemon's key table ({@code RUSTFS_NOTIFY_NATS_*}), e.g.
+     * {@code System.getenv()}; the builder's setters may add to it. Exactly one notify target must
+     * be enabled.
+     */
+    public static SinkBuilder<S3EventRecord> notifyFromEnvironment(Map<String, String> env) {
+        return new SinkBuilder<>(TargetKind.NOTIFY, Envelopes::notify, env);
+    }
+
+    /** An audit sink configured from the daemon's key table ({@code RUSTFS_AUDIT_NATS_*}). */
+    public static SinkBuilder<AuditEntry> auditFromEnvironment(Map<String, String> env) {
+        return new SinkBuilder<>(TargetKind.AUDIT, Envelopes::audit, env);
+    }
+}

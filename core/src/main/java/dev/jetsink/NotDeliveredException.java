@@ -1,0 +1,52 @@
+package dev.jetsink;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Why a {@link Receipt#delivered()} future failed. The event was durable in the queue either way;
+ * this says where it is now.
+ */
+public final class NotDeliveredException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** Where the event went instead of the stream. */
+    public enum Reason {
+        /**
+         * The stream refused it for good (too large, a sealed stream, an expected-sequence
+         * mismatch): it is in the failed-events store, see {@link #failedRecord()}, from where an
+         * operator may replay it.
+         */
+        REJECTED,
+        /**
+         * The sink was closed first: the event stays in the queue directory and is delivered by
+         * the next sink (or daemon) opened on it. Nothing is lost; this process just will not see it.
+         */
+        STILL_QUEUED
+    }
+
+    private final Reason reason;
+    private final String msgId;
+    private final transient Path failedRecord;
+
+    NotDeliveredException(Reason reason, String msgId, String message, Path failedRecord) {
+        super(message);
+        this.reason = reason;
+        this.msgId = msgId;
+        this.failedRecord = failedRecord;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+
+    /** The event's {@code Nats-Msg-Id}. */
+    public String msgId() {
+        return msgId;
+    }
+
+    /** The failed-events store file holding the event ({@link Reason#REJECTED} only). */
+    public Optional<Path> failedRecord() {
+        return Optional.ofNullable(failedRecord);
+    }
+}

@@ -1,0 +1,171 @@
+package dev.jetsink;
+
+import dev.jetsink.config.TargetKind;
+import dev.jetsink.event.OutboundEvent;
+import dev.jetsink.metrics.TargetMetrics;
+import dev.jetsink.queue.QueueStore;
+import dev.jetsink.queue.QueuedEntry;
+import dev.jetsink.target.NatsTarget;
+import dev.jetsink.target.TargetHealth;
+import dev.jetsink.target.Targets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * One NATS target, embedded: events go into its durable local queue and on to NATS Core or a
+ * JetStream stream, with two signals per event. {@link #send} completes with a {@link Receipt}
+ * once the event is fsynced in the queue (it survives a crash of this process from then on);
+ * {@link Receipt#delivered()} completes once the stream has acknowledged it. Made by
+ * {@link Jetsink}; thread-safe; {@link #close()} stops every thread it started.
+ *
+ * @param <E> the event type: {@link dev.jetsink.event.S3EventRecord} or {@link dev.jetsink.event.AuditEntry}
+ */
+public final class Sink<E> implements AutoCloseable {
+
+    private final Targets targets;
+    private final NatsTarget target;
+    private final Function<E, OutboundEvent> envelope;
+    private final ReceiptBook book;
+    private final ExecutorService callbacks;
+    private final ScheduledExecutorService scheduler;
+    private final Optional<TargetMetrics> metrics;
+    private volatile boolean closed;
+
+    Sink(Targets targets, Function<E, OutboundEvent> envelope, ReceiptBook book, ExecutorService callbacks,
+         ScheduledExecutorService scheduler, Optional<TargetMetrics> metrics) {
+        this.targets = targets;
+        this.target = targets.targets().get(0);
+        this.envelope = envelope;
+        this.book = book;
+        this.callbacks = callbacks;
+        this.scheduler = scheduler;
+        this.metrics = metrics;
+        metrics.ifPresent(m -> m.register(target));
+    }
+
+    /**
+     * Queues {@code event}. The future completes with its receipt once the event is durable, or
+     * fails: {@link dev.jetsink.queue.QueueFullException} at the queue limit,
+     * {@link dev.jetsink.target.TargetUnavailableException} while the stream is sealed or the queue
+     * directory cannot be written, or the I/O error of the write. A failed send queued nothing.
+     *
+     * @throws IllegalStateException when the sink is closed
+     */
+    public CompletableFuture<Receipt> send(E event) {
+        return queue(envelope.apply(event));
+    }
+
+    /**
+     * Like {@link #send(Object)} with the caller's own {@code Nats-Msg-Id} (1 to 128 printable
+     * ASCII characters, no spaces): sending the same event again with the same id, after a crash
+     * of the caller, stores it once.
+     *
+     * @throws IllegalArgumentException when {@code msgId} is not such an id
+     */
+    public CompletableFuture<Receipt> send(E event, String msgId) {
+        return queue(envelope.apply(event).withMsgId(msgId));
+    }
+
+    private CompletableFuture<Receipt> queue(OutboundEvent event) {
+        if (closed) {
+            throw new IllegalStateException("sink " + target.displayId() + " is closed");
+        }
+        return target.enqueue(event).thenApply(this::receipt);
+    }
+
+    private Receipt receipt(QueuedEntry entry) {
+        return new Receipt(entry.msgId(), entry.seq(), book.track(entry.seq(), entry.msgId()));
+    }
+
+    /**
+     * Waits until the queue is empty: every event queued so far (by this process or an earlier
+     * one) is delivered or, rejected for good, in the failed-events store.
+     *
+     * @return false when {@code timeout} passed first (or the sink was closed)
+     */
+    public boolean drain(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        return book.await(() -> target.queueLength() == 0, deadline);
+    }
+
+    /** Health, state, queue length, verdict and last error of the target. */
+    public SinkStatus status() {
+        TargetHealth h = target.health();
+        return new SinkStatus(h.status().label(), h.reason(), target.state().label(), target.queueLength(),
+            target.verdictLabel(), target.lastError().map(NatsTarget.LastError::text), target.connectedServer());
+    }
+
+    /** The target's name in logs and metrics, e.g. {@code notify _:nats}. */
+    public String target() {
+        return target.displayId();
+    }
+
+    /** Events in the queue not yet delivered. */
+    public long queueLength() {
+        return target.queueLength();
+    }
+
+    /**
+     * Stops delivering, giving publishes in flight up to {@code grace}. Events still queued stay in
+     * the queue directory for the next sink or daemon; their receipts fail with
+     * {@link NotDeliveredException.Reason#STILL_QUEUED}. Idempotent.
+     */
+    public void close(Duration grace) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        try {
+            targets.close(grace);
+        } finally {
+            metrics.ifPresent(m -> m.unregister(target));
+            book.close();
+            callbacks.shutdown();
+            scheduler.shutdownNow();
+            try {
+                callbacks.awaitTermination(grace.toMillis() + 1000, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** {@link #close(Duration)} with 5 s of grace. */
+    @Override
+    public void close() {
+        close(Duration.ofSeconds(5));
+    }
+
+    /** The newest queued sequence at open: outcomes at or below it belong to an earlier run. */
+    static long newestQueued(QueueStore queue) {
+        long after = 0;
+        while (true) {
+            List<QueuedEntry> page = queue.live(after, 4096);
+            if (page.isEmpty()) {
+                return after;
+            }
+            after = page.get(page.size() - 1).seq();
+            if (page.size() < 4096) {
+                return after;
+            }
+        }
+    }
+
+    /** The receipt thread: futures complete here, never on a delivery thread. */
+    static ExecutorService receiptThread(TargetKind kind) {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "jetsink-receipts-" + kind.label());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+}

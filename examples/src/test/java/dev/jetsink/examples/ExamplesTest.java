@@ -1,0 +1,94 @@
+package dev.jetsink.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jetsink.testkit.NatsServer;
+import dev.jetsink.testkit.StreamSpec;
+import dev.jetsink.testkit.Streams;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs each example program against a real nats-server, as a newcomer would (issue #14). */
+class ExamplesTest {
+
+    @TempDir
+    Path queue;
+
+    @Test
+    void notifyWithReceiptsDeliversEveryEventAndSaysSo() throws Exception {
+        try (NatsServer server = NatsServer.startDefault(); Connection admin = Nats.connect(server.url())) {
+            Streams.create(admin, StreamSpec.of("S3_EVENTS", "s3.events").duplicateWindow(Duration.ofMinutes(5)).build());
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int code = NotifyWithReceipts.run(server.url(), "S3_EVENTS", "s3.events", queue, 25,
+                new PrintStream(out, true, StandardCharsets.UTF_8));
+            String printed = out.toString(StandardCharsets.UTF_8);
+            assertThat(code).as(printed).isZero();
+            assertThat(printed.lines().filter(l -> l.startsWith("delivered ") && l.contains(" as S3_EVENTS#"))).hasSize(25);
+            assertThat(printed).contains("delivered 25 of 25, queue empty: true");
+            assertThat(Streams.state(admin, "S3_EVENTS").getMsgCount()).isEqualTo(25);
+        }
+    }
+
+    @Test
+    void auditFromEnvironmentUsesTheDaemonsKeys() throws Exception {
+        try (NatsServer server = NatsServer.startDefault(); Connection admin = Nats.connect(server.url())) {
+            Streams.create(admin, StreamSpec.of("AUDIT", "s3.audit").duplicateWindow(Duration.ofMinutes(5)).build());
+            Map<String, String> env = Map.of(
+                "RUSTFS_AUDIT_NATS_ENABLE", "on",
+                "RUSTFS_AUDIT_NATS_ADDRESS", server.url(),
+                "RUSTFS_AUDIT_NATS_SUBJECT", "s3.audit",
+                "RUSTFS_AUDIT_NATS_JETSTREAM_ENABLE", "on",
+                "RUSTFS_AUDIT_NATS_JETSTREAM_STREAM_NAME", "AUDIT",
+                "RUSTFS_AUDIT_NATS_QUEUE_DIR", queue.toString(),
+                "PATH", "/usr/bin");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int code = AuditFromEnvironment.run(env, new PrintStream(out, true, StandardCharsets.UTF_8));
+            String printed = out.toString(StandardCharsets.UTF_8);
+            assertThat(code).as(printed).isZero();
+            assertThat(printed).contains("PutObject delivered as AUDIT#1", "GetObject delivered as AUDIT#2",
+                "DeleteObject delivered as AUDIT#3", "target audit _:nats: online, ");
+            assertThat(Streams.state(admin, "AUDIT").getMsgCount()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void theReadmesExampleCompilesAndRuns() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("```java\n");
+        assertThat(start).as("README has a java example").isNotNegative();
+        String snippet = readme.substring(start + "```java\n".length(), readme.indexOf("```", start + 7));
+        try (NatsServer server = NatsServer.startDefault(); Connection admin = Nats.connect(server.url())) {
+            Streams.create(admin, StreamSpec.of("S3_EVENTS", "s3.events").duplicateWindow(Duration.ofMinutes(5)).build());
+            String source = "import dev.jetsink.*;\nimport dev.jetsink.event.*;\nimport java.nio.file.Path;\n"
+                + "import java.time.Duration;\npublic class ReadmeExample {\n    public static void run() throws Exception {\n"
+                + snippet.replace("nats://127.0.0.1:4222", server.url())
+                    .replace("/var/lib/myapp/jetsink", queue.toString())
+                + "    }\n}\n";
+            Path src = Files.createDirectories(queue.resolveSibling(queue.getFileName() + "-src"));
+            Files.writeString(src.resolve("ReadmeExample.java"), source);
+            JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+            ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
+            String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+            int compiled = javac.run(null, diagnostics, diagnostics, "-cp", classpath, "-d", src.toString(),
+                src.resolve("ReadmeExample.java").toString());
+            assertThat(compiled).as(diagnostics.toString(StandardCharsets.UTF_8) + "\n" + source).isZero();
+            try (URLClassLoader loader = new URLClassLoader(new URL[] {src.toUri().toURL()}, getClass().getClassLoader())) {
+                loader.loadClass("ReadmeExample").getMethod("run").invoke(null);
+            }
+            assertThat(Streams.state(admin, "S3_EVENTS").getMsgCount()).isEqualTo(1);
+        }
+    }
+}
