@@ -166,6 +166,12 @@ public final class DeferredQueue implements QueueStore {
     }
 
     @Override
+    public long lastUpkeepWriteFailureMillis() {
+        QueueStore q = opened;
+        return q == null ? 0 : q.lastUpkeepWriteFailureMillis();
+    }
+
+    @Override
     public long tornTails() {
         QueueStore q = opened;
         return q == null ? 0 : q.tornTails();

@@ -96,6 +96,14 @@ public interface QueueStore extends AutoCloseable {
     }
 
     /**
+     * When the queue's own upkeep last failed to write (a resolution sidecar, the high-water mark):
+     * an unwritable directory shows here even while no event is appended. 0 when never.
+     */
+    default long lastUpkeepWriteFailureMillis() {
+        return 0;
+    }
+
+    /**
      * Segments whose last write had stopped short (a crash, a full disk), cut back to their last
      * whole record at open since this store was opened. Not damage: the cut bytes were never
      * acknowledged.

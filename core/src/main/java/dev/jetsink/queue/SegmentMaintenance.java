@@ -25,11 +25,16 @@ final class SegmentMaintenance {
     private final SegmentedQueue queue;
     private final SegmentFiles files;
     private final QueueOptions options;
+    /** Upkeep runs every 50 ms: an unwritable directory must not write an ERROR line each time. */
+    private final dev.jetsink.time.LogThrottle sidecarFailures;
+    private final dev.jetsink.time.LogThrottle markFailures;
 
     SegmentMaintenance(SegmentedQueue queue, SegmentFiles files, QueueOptions options) {
         this.queue = queue;
         this.files = files;
         this.options = options;
+        this.sidecarFailures = new dev.jetsink.time.LogThrottle(options.clock(), dev.jetsink.time.LogThrottle.TEN_SECONDS);
+        this.markFailures = new dev.jetsink.time.LogThrottle(options.clock(), dev.jetsink.time.LogThrottle.TEN_SECONDS);
     }
 
     synchronized void run() {
@@ -64,7 +69,13 @@ final class SegmentMaintenance {
                 synchronized (queue) {
                     s.ackDirty = true;
                 }
-                LOG.error("cannot write resolution sidecar {}; entries may be re-delivered after a crash", s.ack, e);
+                queue.upkeepWriteFailed();
+                long held = sidecarFailures.admit();
+                if (held >= 0) {
+                    LOG.error("cannot write resolution sidecar {}; entries may be re-delivered after a crash "
+                        + "(same failure {} more time(s) in the last {} s)", s.ack, held,
+                        dev.jetsink.time.LogThrottle.TEN_SECONDS.toSeconds(), e);
+                }
             }
         }
     }
@@ -92,7 +103,13 @@ final class SegmentMaintenance {
             try {
                 files.writeHighWaterMark(newest + Segment.MAX_RECORDS);
             } catch (IOException e) {
-                LOG.error("cannot write the queue high-water mark in {}; keeping the segments", files.dir, e);
+                queue.upkeepWriteFailed();
+                long held = markFailures.admit();
+                if (held >= 0) {
+                    LOG.error("cannot write the queue high-water mark in {}; keeping the segments "
+                        + "(same failure {} more time(s) in the last {} s)", files.dir, held,
+                        dev.jetsink.time.LogThrottle.TEN_SECONDS.toSeconds(), e);
+                }
                 synchronized (queue) {
                     for (Segment s : doomed) {
                         s.busy = false;

@@ -106,6 +106,7 @@ public final class SegmentedQueue implements QueueStore {
     private final AtomicLong corrupt = new AtomicLong();
     private final AtomicLong sidecarRebuilds = new AtomicLong();
     private final AtomicLong tornTails = new AtomicLong();
+    private volatile long lastUpkeepWriteFailureMs;
     /** Live records found damaged after recovery (each is counted once). */
     private final Set<Long> damaged = new HashSet<>();
     private final GroupCommitWriter writer;
@@ -397,6 +398,11 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     @Override
+    public long lastUpkeepWriteFailureMillis() {
+        return lastUpkeepWriteFailureMs;
+    }
+
+    @Override
     public long tornTails() {
         return tornTails.get();
     }
@@ -478,6 +484,10 @@ public final class SegmentedQueue implements QueueStore {
 
     void countSidecarRebuilt() {
         sidecarRebuilds.incrementAndGet();
+    }
+
+    void upkeepWriteFailed() {
+        lastUpkeepWriteFailureMs = options.clock().millis();
     }
 
     void countTornTail() {

@@ -516,7 +516,8 @@ public final class NatsTarget implements AutoCloseable {
         long oldest = queued > 0 ? queue.flatMap(QueueStore::oldestQueuedAt).map(java.time.Instant::toEpochMilli).orElse(0L) : 0;
         boolean fail = initFailure.isPresent() || check.flatMap(StreamCheck::failure).isPresent();
         long now = runtime.clock().millis();
-        long writeFailure = queueUnavailable().isPresent() ? now : lastWriteFailureMs;
+        long writeFailure = queueUnavailable().isPresent() ? now
+            : Math.max(lastWriteFailureMs, queue.map(QueueStore::lastUpkeepWriteFailureMillis).orElse(0L));
         return TargetState.of(now, queued, oldest, lastAckMs, startedMs, fail, writeFailure);
     }
 

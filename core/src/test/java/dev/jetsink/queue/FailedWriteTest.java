@@ -113,4 +113,59 @@ class FailedWriteTest {
             assertThat(logs(dir)).hasSize(2);
         }
     }
+
+    @Test
+    void anUnwritableSidecarIsReportedOncePer10sAndMarksTheQueueUntilItIsWrittenAgain() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean refuse = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        ChannelFactory sidecarsRefused = (path, opts) -> {
+            if (refuse.get() && path.toString().endsWith(".ack")) {
+                refused.incrementAndGet();
+                throw new java.io.IOException("injected: Read-only file system");
+            }
+            return java.nio.channels.FileChannel.open(path, opts);
+        };
+        QueueFixtures.MovableClock clock = new QueueFixtures.MovableClock();
+        QueueOptions opts = QueueOptions.withLimit(1000).withChannels(sidecarsRefused).withClock(clock);
+        ch.qos.logback.classic.Logger logger =
+            (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(SegmentMaintenance.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+            new ch.qos.logback.core.read.ListAppender<>();
+        lines.start();
+        logger.addAppender(lines);
+        try (SegmentedQueue q = SegmentedQueue.open(dir, opts)) {
+            QueuedEntry delivered = append(q, "delivered");
+            QueuedEntry kept = append(q, "kept");
+            refuse.set(true);
+            q.resolve(delivered.seq());
+            // upkeep retries the dirty sidecar every 50 ms: let it fail many times
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> refused.get() >= 20);
+            assertThat(q.lastUpkeepWriteFailureMillis()).isEqualTo(clock.millis());
+            assertThat(sidecarLines(lines)).as("one line for %d failures", refused.get()).hasSize(1);
+
+            clock.advance(java.time.Duration.ofSeconds(11));
+            int before = refused.get();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> refused.get() > before + 5);
+            assertThat(sidecarLines(lines)).hasSize(2);
+            assertThat(sidecarLines(lines).get(1)).containsPattern("same failure [1-9][0-9]* more time\\(s\\) in the last 10 s");
+
+            refuse.set(false);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> Files.size(dir.resolve("segments").resolve(logs(dir).get(0).getFileName().toString()
+                    .replace(".log", ".ack"))) > 0);
+            assertThat(all(q)).containsExactly(kept);
+        } finally {
+            logger.detachAppender(lines);
+        }
+        try (SegmentedQueue q = SegmentedQueue.open(dir, QueueOptions.withLimit(1000))) {
+            assertThat(all(q)).extracting(e -> e.metadata().object()).as("the resolution reached the disk in the end")
+                .containsExactly("kept");
+        }
+    }
+
+    private static List<String> sidecarLines(
+            ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines) {
+        return lines.list.stream().map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+            .filter(m -> m.startsWith("cannot write resolution sidecar")).toList();
+    }
 }
