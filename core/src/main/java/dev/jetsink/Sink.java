@@ -2,7 +2,6 @@ package dev.jetsink;
 
 import dev.jetsink.config.TargetKind;
 import dev.jetsink.event.OutboundEvent;
-import dev.jetsink.metrics.TargetMetrics;
 import dev.jetsink.queue.QueueStore;
 import dev.jetsink.queue.QueuedEntry;
 import dev.jetsink.target.NatsTarget;
@@ -35,11 +34,11 @@ public final class Sink<E> implements AutoCloseable {
     private final ReceiptBook book;
     private final ExecutorService callbacks;
     private final ScheduledExecutorService scheduler;
-    private final Optional<TargetMetrics> metrics;
+    private final Optional<SinkMetrics> metrics;
     private volatile boolean closed;
 
     Sink(Targets targets, Function<E, OutboundEvent> envelope, ReceiptBook book, ExecutorService callbacks,
-         ScheduledExecutorService scheduler, Optional<TargetMetrics> metrics) {
+         ScheduledExecutorService scheduler, Optional<SinkMetrics> metrics) {
         this.targets = targets;
         this.target = targets.targets().get(0);
         this.envelope = envelope;

@@ -9,12 +9,10 @@ import dev.jetsink.config.MsgIdMode;
 import dev.jetsink.config.TargetConfig;
 import dev.jetsink.config.TargetKind;
 import dev.jetsink.event.OutboundEvent;
-import dev.jetsink.metrics.TargetMetrics;
 import dev.jetsink.target.LifecycleListener;
 import dev.jetsink.target.NatsTarget;
 import dev.jetsink.target.TargetRuntime;
 import dev.jetsink.target.Targets;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.nats.client.Options;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +40,8 @@ public final class SinkBuilder<E> {
     private final Map<String, String> env = new LinkedHashMap<>();
     private Consumer<Options.Builder> natsOptions = b -> { };
     private LifecycleListener listener = LifecycleListener.NONE;
-    private Optional<MeterRegistry> registry = Optional.empty();
+    /** A Micrometer {@code MeterRegistry}, kept as Object so Micrometer stays optional. */
+    private Optional<Object> registry = Optional.empty();
 
     SinkBuilder(TargetKind kind, Function<E, OutboundEvent> envelope, Map<String, String> environment) {
         this.kind = kind;
@@ -143,9 +142,12 @@ public final class SinkBuilder<E> {
         return this;
     }
 
-    /** Publishes the target's metrics (the daemon's names) to this registry. */
-    public SinkBuilder<E> meterRegistry(MeterRegistry registry) {
-        this.registry = Optional.of(registry);
+    /**
+     * Publishes the target's metrics (the daemon's names) to this registry. Micrometer is an
+     * optional dependency of jetsink-core: bring {@code micrometer-core} when you call this.
+     */
+    public SinkBuilder<E> meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
+        this.registry = Optional.of(Objects.requireNonNull(registry, "registry"));
         return this;
     }
 
@@ -162,8 +164,8 @@ public final class SinkBuilder<E> {
         ExecutorService callbacks = Sink.receiptThread(kind);
         ReceiptBook book = new ReceiptBook(callbacks);
         TargetRuntime base = TargetRuntime.system();
-        Optional<TargetMetrics> metrics = registry.map(TargetMetrics::new);
-        LifecycleListener all = LifecycleListener.fanOut(book, metrics.<LifecycleListener>map(m -> m)
+        Optional<SinkMetrics> metrics = registry.map(SinkMetrics::of);
+        LifecycleListener all = LifecycleListener.fanOut(book, metrics.map(SinkMetrics::listener)
             .orElse(LifecycleListener.NONE), listener);
         Targets targets;
         try {

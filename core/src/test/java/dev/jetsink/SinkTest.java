@@ -204,6 +204,21 @@ class SinkTest {
     }
 
     @Test
+    void aMeterRegistryGetsTheDaemonsMetricsUntilClose() throws Exception {
+        createStream(StreamSpec.of(STREAM, SUBJECT));
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+            new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        try (Sink<S3EventRecord> sink = sink().meterRegistry(registry).build()) {
+            for (int i = 0; i < 3; i++) {
+                sink.send(event(i)).join().delivered().get(30, TimeUnit.SECONDS);
+            }
+            assertThat(registry.get("rustfs_notification_total_messages").gauge().value()).isEqualTo(3.0);
+            assertThat(registry.get("rustfs_notification_target_queue_length").gauge().value()).isZero();
+        }
+        assertThat(registry.find("rustfs_notification_total_messages").meters()).as("unregistered at close").isEmpty();
+    }
+
+    @Test
     void closeStopsEveryThreadTheSinkStarted() throws Exception {
         createStream(StreamSpec.of(STREAM, SUBJECT));
         Set<Thread> before = Thread.getAllStackTraces().keySet();

@@ -100,11 +100,6 @@ public final class DeferredQueue implements QueueStore {
     }
 
     @Override
-    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId) {
-        return append(metadata, payload, msgId, 0);
-    }
-
-    @Override
     public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId,
                                                  int replays) {
         QueueStore q = opened;

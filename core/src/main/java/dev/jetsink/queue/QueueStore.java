@@ -35,7 +35,9 @@ public interface QueueStore extends AutoCloseable {
      * {@code Nats-Msg-Id} instead of a minted one when present (a content-derived id, SPEC §5.3
      * as changed by issue #12). It is stored with the entry, so every retry and replay keeps it.
      */
-    CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId);
+    default CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId) {
+        return append(metadata, payload, msgId, 0);
+    }
 
     /**
      * Like {@link #append(EventMetadata, byte[], Optional)} for an event an operator replays from

@@ -165,11 +165,6 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     @Override
-    public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId) {
-        return append(metadata, payload, msgId, 0);
-    }
-
-    @Override
     public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId,
                                                  int replays) {
         if (replays < 0) {

@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>One sleeper belongs to one target, so {@link #wakeAll()} on a reconnect of that target wakes
  * only its own sleeps. Production code uses {@link ScheduledSleeper}; tests use
- * {@link ManualSleeper}, which lets them wait until a sleep is pending and then advance time.
+ * a manual sleeper (core's test sources), which lets them wait until a sleep is pending and then advance time.
  */
 public interface Sleeper {
 

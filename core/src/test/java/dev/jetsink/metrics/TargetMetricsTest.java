@@ -21,7 +21,7 @@ import dev.jetsink.testkit.Bytes;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
-import dev.jetsink.time.FakeClock;
+import dev.jetsink.testkit.FakeClock;
 import dev.jetsink.time.ManualSleeper;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Meter;

@@ -39,14 +39,20 @@ class QueueRecoveryAdversarialTest {
         return RecordCodec.recordSize("x".repeat(36), meta(text), payload(text), 0);
     }
 
-    @Test
-    void damagedLastRecordOfAnOlderSegmentIsReportedAndKeptNotTruncated() throws Exception {
+    /** Entries e0..e9 written in one run: two segments of five. */
+    private List<QueuedEntry> tenEntriesInTwoSegments() {
         List<QueuedEntry> written = new ArrayList<>();
         try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
             for (int i = 0; i < 10; i++) {
                 written.add(append(q, "e" + i));
             }
         }
+        return written;
+    }
+
+    @Test
+    void damagedLastRecordOfAnOlderSegmentIsReportedAndKeptNotTruncated() throws Exception {
+        List<QueuedEntry> written = tenEntriesInTwoSegments();
         Path older = logs(dir).get(0);
         long length = Files.size(older);
         // bit rot inside the msg id of the fifth (acknowledged) record: the segment after it is intact
@@ -63,12 +69,7 @@ class QueueRecoveryAdversarialTest {
 
     @Test
     void aPartialLastRecordOfAnOlderSegmentIsATornTailCutOffNotDamage() throws Exception {
-        List<QueuedEntry> written = new ArrayList<>();
-        try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
-            for (int i = 0; i < 10; i++) {
-                written.add(append(q, "e" + i));
-            }
-        }
+        List<QueuedEntry> written = tenEntriesInTwoSegments();
         Path older = logs(dir).get(0);
         long length = Files.size(older);
         // a write that stopped short (a full disk): the fifth record's prefix is there, its end is not
@@ -95,12 +96,7 @@ class QueueRecoveryAdversarialTest {
 
     @Test
     void bytesAfterTheLastRecordOfAnOlderSegmentThatStartNoRecordAreDamage() throws Exception {
-        List<QueuedEntry> written = new ArrayList<>();
-        try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
-            for (int i = 0; i < 10; i++) {
-                written.add(append(q, "e" + i));
-            }
-        }
+        List<QueuedEntry> written = tenEntriesInTwoSegments();
         Path older = logs(dir).get(0);
         byte[] garbage = "this is not a record, whatever wrote it".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         Files.write(older, garbage, java.nio.file.StandardOpenOption.APPEND);

@@ -10,7 +10,7 @@ import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
-import dev.jetsink.time.FakeClock;
+import dev.jetsink.testkit.FakeClock;
 import dev.jetsink.time.ManualSleeper;
 import io.nats.client.Connection;
 import io.nats.client.Nats;

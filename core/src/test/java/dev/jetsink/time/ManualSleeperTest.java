@@ -1,5 +1,6 @@
 package dev.jetsink.time;
 
+import dev.jetsink.testkit.FakeClock;
 import dev.jetsink.time.Sleeper.SleepEnd;
 import org.junit.jupiter.api.Test;
 

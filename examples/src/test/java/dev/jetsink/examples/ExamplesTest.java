@@ -28,6 +28,13 @@ class ExamplesTest {
     Path queue;
 
     @Test
+    void theExamplesRunWithoutMicrometerOnTheClasspath() {
+        // micrometer-core is an optional dependency of jetsink-core: an embedder without a registry
+        // does not get it, and every example here runs without it
+        assertThat(getClass().getClassLoader().getResource("io/micrometer/core/instrument/MeterRegistry.class")).isNull();
+    }
+
+    @Test
     void notifyWithReceiptsDeliversEveryEventAndSaysSo() throws Exception {
         try (NatsServer server = NatsServer.startDefault(); Connection admin = Nats.connect(server.url())) {
             Streams.create(admin, StreamSpec.of("S3_EVENTS", "s3.events").duplicateWindow(Duration.ofMinutes(5)).build());

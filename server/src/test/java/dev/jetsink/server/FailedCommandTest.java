@@ -9,7 +9,7 @@ import dev.jetsink.event.EventMetadata;
 import dev.jetsink.target.FailedEventStore.StoredFile;
 import dev.jetsink.target.FailedEventStore;
 import dev.jetsink.target.FailedRecord;
-import dev.jetsink.time.FakeClock;
+import dev.jetsink.testkit.FakeClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

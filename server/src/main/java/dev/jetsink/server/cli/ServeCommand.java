@@ -57,21 +57,41 @@ public final class ServeCommand implements Callable<Integer> {
         if (config.isEmpty()) {
             return Main.EXIT_USAGE;
         }
-        Daemon daemon;
-        try {
-            daemon = Daemon.start(config.get());
-        } catch (IOException | RuntimeException e) {
-            // e.g. the HTTP address is in use, or another process holds a queue (QueueLockedException)
-            log.error("cannot start error=\"{}: {}\"", e.getClass().getSimpleName(), e.getMessage());
-            return Main.EXIT_FAILURE;
-        }
-        CountDownLatch forever = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            daemon.shutdown();
+        // The hook is in place before anything listens: a SIGTERM that arrives while the daemon
+        // starts (a supervisor's stop right after a start) waits for the start, then shuts down
+        // cleanly, instead of killing the JVM with exit 143 half-way.
+        java.util.concurrent.atomic.AtomicReference<Daemon> running = new java.util.concurrent.atomic.AtomicReference<>();
+        CountDownLatch startEnded = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            try {
+                startEnded.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            Daemon d = running.get();
+            if (d != null) {
+                d.shutdown();
+            }
             LogSetup.flush();
             // A JVM ended by SIGTERM exits 143 unless a hook halts it: a clean stop is exit 0.
             Runtime.getRuntime().halt(Main.EXIT_OK);
-        }, "jetsink-shutdown"));
+        }, "jetsink-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            running.set(Daemon.start(config.get()));
+        } catch (IOException | RuntimeException e) {
+            // e.g. the HTTP address is in use, or another process holds a queue (QueueLockedException)
+            log.error("cannot start error=\"{}: {}\"", e.getClass().getSimpleName(), e.getMessage());
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook); // the failure's exit code must stand
+            } catch (IllegalStateException shuttingDown) {
+                // a signal arrived meanwhile: the hook ends the JVM
+            }
+            return Main.EXIT_FAILURE;
+        } finally {
+            startEnded.countDown();
+        }
+        CountDownLatch forever = new CountDownLatch(1);
         try {
             forever.await();
         } catch (InterruptedException e) {

@@ -1,4 +1,4 @@
-package dev.jetsink.time;
+package dev.jetsink.testkit;
 
 import java.time.Clock;
 import java.time.Duration;

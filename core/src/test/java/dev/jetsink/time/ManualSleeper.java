@@ -1,5 +1,6 @@
 package dev.jetsink.time;
 
+import dev.jetsink.testkit.FakeClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

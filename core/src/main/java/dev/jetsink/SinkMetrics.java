@@ -1,0 +1,38 @@
+package dev.jetsink;
+
+import dev.jetsink.target.LifecycleListener;
+import dev.jetsink.target.NatsTarget;
+
+/**
+ * The one place the front door touches Micrometer, loaded only when a registry was given: without
+ * one, no Micrometer class is ever needed (it is an optional dependency of jetsink-core).
+ */
+interface SinkMetrics {
+
+    static SinkMetrics of(Object registry) {
+        dev.jetsink.metrics.TargetMetrics m =
+            new dev.jetsink.metrics.TargetMetrics((io.micrometer.core.instrument.MeterRegistry) registry);
+        return new SinkMetrics() {
+            @Override
+            public LifecycleListener listener() {
+                return m;
+            }
+
+            @Override
+            public void register(NatsTarget target) {
+                m.register(target);
+            }
+
+            @Override
+            public void unregister(NatsTarget target) {
+                m.unregister(target);
+            }
+        };
+    }
+
+    LifecycleListener listener();
+
+    void register(NatsTarget target);
+
+    void unregister(NatsTarget target);
+}
