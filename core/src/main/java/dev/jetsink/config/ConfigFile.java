@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  * of the environment, {@code #} comment lines and blank lines. The value is everything after the
  * first {@code =}, trimmed; there is no quoting.
  */
-public final class ConfigFile {
+final class ConfigFile {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     /**

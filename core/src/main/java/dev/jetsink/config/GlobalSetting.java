@@ -9,7 +9,7 @@ import java.util.Optional;
  * Settings that are not per target (§2.2): the kind-wide switches, notify stream concurrency and
  * the daemon's {@code JETSINK_*} settings, declared once like {@link ConfigKey}.
  */
-public enum GlobalSetting {
+enum GlobalSetting {
     NOTIFY_ENABLE("RUSTFS_NOTIFY_ENABLE", null, false, ValueRule.BOOLEAN),
     AUDIT_ENABLE("RUSTFS_AUDIT_ENABLE", null, false, ValueRule.BOOLEAN),
     NOTIFY_TARGET_STREAM_CONCURRENCY("RUSTFS_NOTIFY_TARGET_STREAM_CONCURRENCY", "20", false,

@@ -4,7 +4,7 @@ import java.util.Collection;
 import java.util.Optional;
 
 /** "Did you mean": the known name nearest to a mistyped one, by edit distance. */
-public final class KeySuggestion {
+final class KeySuggestion {
     private KeySuggestion() {
     }
 

@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param suffix upper-case instance suffix of the variables, empty for the default instance, or
  *               {@code null}-free marker {@link #ADMIN} when keys are named by lower-case key name
  */
-public record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, String suffix) {
+record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, String suffix) {
 
     /** Suffix marker of the admin path, where problems are named by key name ({@code queue_dir}). */
     public static final String ADMIN = "<admin>";

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * the default instance {@code _}, inheritance of unsuffixed values, unknown keys and keys that
  * configure nothing. Notify and audit share this one implementation.
  */
-public final class TargetVariables {
+final class TargetVariables {
 
     /**
      * The instances that exist (their {@code enable} is on) and the problems found on the way.

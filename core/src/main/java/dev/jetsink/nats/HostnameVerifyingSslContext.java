@@ -27,7 +27,7 @@ import javax.net.ssl.TrustManager;
  * it passes is the one from the server URL, so setting the algorithm on the socket that factory
  * returns is enough to make the JDK trust manager compare it with the certificate (SPEC §10).
  */
-public final class HostnameVerifyingSslContext extends SSLContext {
+final class HostnameVerifyingSslContext extends SSLContext {
     /** The JDK name of RFC 2818 host name checking. */
     static final String ENDPOINT_IDENTIFICATION = "HTTPS";
 

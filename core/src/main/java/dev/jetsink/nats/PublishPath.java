@@ -5,7 +5,7 @@ package dev.jetsink.nats;
  * event over the server's max payload is permanent on the JetStream path but an entry-specific
  * transient on the Core path.
  */
-public enum PublishPath {
+enum PublishPath {
     /** NATS Core publish + flush; the default. */
     CORE("core"),
     /** JetStream publish awaiting a real PubAck. */

@@ -6,7 +6,7 @@ package dev.jetsink.nats;
  * one or more trailing tokens; everything else matches literally. The publish subject itself is
  * always literal.
  */
-public final class SubjectMatcher {
+final class SubjectMatcher {
 
     private SubjectMatcher() {
     }

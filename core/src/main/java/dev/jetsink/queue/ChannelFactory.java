@@ -12,7 +12,7 @@ import java.util.Set;
  * acknowledged.
  */
 @FunctionalInterface
-public interface ChannelFactory {
+interface ChannelFactory {
     ChannelFactory DEFAULT = (path, options) -> FileChannel.open(path, options);
 
     FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException;

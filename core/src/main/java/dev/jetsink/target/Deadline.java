@@ -6,7 +6,7 @@ import java.time.Duration;
  * One deadline bounding a whole attempt (connect, validate, publish, ack) on monotonic time
  * (SPEC §5.3): attempt deadlines use real time even when backoff sleeps use an injected clock.
  */
-public record Deadline(long expiresAtNanos) {
+record Deadline(long expiresAtNanos) {
 
     public static Deadline after(Duration d) {
         return new Deadline(System.nanoTime() + d.toNanos());

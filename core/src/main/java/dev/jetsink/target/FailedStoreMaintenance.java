@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Register the store of every target, including one whose init failed: its failed records must
  * still expire and its count still reconcile.
  */
-public final class FailedStoreMaintenance implements AutoCloseable {
+final class FailedStoreMaintenance implements AutoCloseable {
     /** The §8 maintenance interval. */
     public static final Duration INTERVAL = Duration.ofSeconds(60);
 

@@ -3,7 +3,7 @@ package dev.jetsink.target;
 import java.time.Duration;
 
 /** What an entry does after a transient failure (§5.4). */
-public sealed interface NextStep permits NextStep.RetryAfter, NextStep.CycleExhausted {
+sealed interface NextStep permits NextStep.RetryAfter, NextStep.CycleExhausted {
 
     /**
      * Sleep {@code backoff} (ended early by a reconnect) and make attempt {@code nextAttempt} of the

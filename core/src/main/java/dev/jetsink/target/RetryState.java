@@ -5,7 +5,7 @@ package dev.jetsink.target;
  * lifetime attempts (the failed store's {@code retry_count}). Thread-safe, since failures of an
  * entry in flight may be reported from jnats callback threads.
  */
-public final class RetryState {
+final class RetryState {
 
     private final RetrySchedule schedule;
     private int cycle = 1;
