@@ -108,6 +108,12 @@ public final class DeferredQueue implements QueueStore {
             : q.append(metadata, payload, msgId, replays);
     }
 
+    /** {@code call} on the opened queue, or {@code closedValue} while it is not open. */
+    private <T> T whenOpen(java.util.function.Function<QueueStore, T> call, T closedValue) {
+        QueueStore q = opened;
+        return q == null ? closedValue : call.apply(q);
+    }
+
     @Override
     public Reservation reserve(int n) {
         return openOrThrow().reserve(n);
@@ -115,8 +121,7 @@ public final class DeferredQueue implements QueueStore {
 
     @Override
     public List<QueuedEntry> live(long afterSeq, int max) {
-        QueueStore q = opened;
-        return q == null ? List.of() : q.live(afterSeq, max);
+        return whenOpen(q -> q.live(afterSeq, max), List.of());
     }
 
     @Override
@@ -126,50 +131,42 @@ public final class DeferredQueue implements QueueStore {
 
     @Override
     public boolean resolve(long seq) {
-        QueueStore q = opened;
-        return q != null && q.resolve(seq);
+        return whenOpen(q -> q.resolve(seq), false);
     }
 
     @Override
     public long liveCount() {
-        QueueStore q = opened;
-        return q == null ? 0 : q.liveCount();
+        return whenOpen(QueueStore::liveCount, 0L);
     }
 
     @Override
     public long bytes() {
-        QueueStore q = opened;
-        return q == null ? 0 : q.bytes();
+        return whenOpen(QueueStore::bytes, 0L);
     }
 
     @Override
     public Optional<Instant> oldestQueuedAt() {
-        QueueStore q = opened;
-        return q == null ? Optional.empty() : q.oldestQueuedAt();
+        return whenOpen(QueueStore::oldestQueuedAt, Optional.empty());
     }
 
     @Override
     public long corruptRecords() {
-        QueueStore q = opened;
-        return q == null ? 0 : q.corruptRecords();
+        return whenOpen(QueueStore::corruptRecords, 0L);
     }
 
     @Override
     public long sidecarRebuilds() {
-        QueueStore q = opened;
-        return q == null ? 0 : q.sidecarRebuilds();
+        return whenOpen(QueueStore::sidecarRebuilds, 0L);
     }
 
     @Override
     public long lastUpkeepWriteFailureMillis() {
-        QueueStore q = opened;
-        return q == null ? 0 : q.lastUpkeepWriteFailureMillis();
+        return whenOpen(QueueStore::lastUpkeepWriteFailureMillis, 0L);
     }
 
     @Override
     public long tornTails() {
-        QueueStore q = opened;
-        return q == null ? 0 : q.tornTails();
+        return whenOpen(QueueStore::tornTails, 0L);
     }
 
     @Override
