@@ -1,9 +1,9 @@
 package dev.jetsink;
 
-import dev.jetsink.config.TargetKind;
 import dev.jetsink.event.AuditEntry;
-import dev.jetsink.event.Envelopes;
 import dev.jetsink.event.S3EventRecord;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.Envelopes;
 import java.util.Map;
 
 /**
@@ -27,12 +27,20 @@ public final class Jetsink {
     private Jetsink() {
     }
 
-    /** A sink for S3 bucket notifications (published in the webhook envelope). */
+    /**
+     * A sink for S3 bucket notifications (published in the webhook envelope).
+     *
+     * @return a builder; set at least the servers, the subject and the queue directory
+     */
     public static SinkBuilder<S3EventRecord> notifySink() {
         return new SinkBuilder<>(TargetKind.NOTIFY, Envelopes::notify, Map.of());
     }
 
-    /** A sink for audit log entries. */
+    /**
+     * A sink for audit log entries.
+     *
+     * @return a builder; set at least the servers, the subject and the queue directory
+     */
     public static SinkBuilder<AuditEntry> auditSink() {
         return new SinkBuilder<>(TargetKind.AUDIT, Envelopes::audit, Map.of());
     }
@@ -41,12 +49,20 @@ public final class Jetsink {
      * A notify sink configured from the daemon's key table ({@code RUSTFS_NOTIFY_NATS_*}), e.g.
      * {@code System.getenv()}; the builder's setters may add to it. Exactly one notify target must
      * be enabled.
+     *
+     * @param env variables by name
+     * @return a builder holding them
      */
     public static SinkBuilder<S3EventRecord> notifyFromEnvironment(Map<String, String> env) {
         return new SinkBuilder<>(TargetKind.NOTIFY, Envelopes::notify, env);
     }
 
-    /** An audit sink configured from the daemon's key table ({@code RUSTFS_AUDIT_NATS_*}). */
+    /**
+     * An audit sink configured from the daemon's key table ({@code RUSTFS_AUDIT_NATS_*}).
+     *
+     * @param env variables by name
+     * @return a builder holding them
+     */
     public static SinkBuilder<AuditEntry> auditFromEnvironment(Map<String, String> env) {
         return new SinkBuilder<>(TargetKind.AUDIT, Envelopes::audit, env);
     }

@@ -25,7 +25,9 @@ public final class NotDeliveredException extends RuntimeException {
         STILL_QUEUED
     }
 
+    /** Why the event was not delivered. */
     private final Reason reason;
+    /** The event's msg id. */
     private final String msgId;
     private final transient Path failedRecord;
 
@@ -36,16 +38,29 @@ public final class NotDeliveredException extends RuntimeException {
         this.failedRecord = failedRecord;
     }
 
+    /**
+     * Why the event did not reach the stream.
+     *
+     * @return the reason
+     */
     public Reason reason() {
         return reason;
     }
 
-    /** The event's {@code Nats-Msg-Id}. */
+    /**
+     * The event's {@code Nats-Msg-Id}.
+     *
+     * @return the msg id
+     */
     public String msgId() {
         return msgId;
     }
 
-    /** The failed-events store file holding the event ({@link Reason#REJECTED} only). */
+    /**
+     * The failed-events store file holding the event ({@link Reason#REJECTED} only).
+     *
+     * @return the file, or empty when still queued
+     */
     public Optional<Path> failedRecord() {
         return Optional.ofNullable(failedRecord);
     }

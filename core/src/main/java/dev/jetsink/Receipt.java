@@ -18,12 +18,20 @@ public final class Receipt {
         this.delivered = delivered;
     }
 
-    /** The {@code Nats-Msg-Id} the event is published with, on every retry and replay. */
+    /**
+     * The {@code Nats-Msg-Id} the event is published with, on every retry and replay.
+     *
+     * @return the msg id
+     */
     public String msgId() {
         return msgId;
     }
 
-    /** The event's sequence in the local queue. */
+    /**
+     * The event's sequence in the local queue.
+     *
+     * @return the queue sequence, unique within the queue directory
+     */
     public long queueSeq() {
         return queueSeq;
     }
@@ -32,6 +40,8 @@ public final class Receipt {
      * Completes with the stream's ack, or fails with {@link NotDeliveredException}: rejected for
      * good (the failed-store record's path), or still queued when the sink closed. Callbacks run
      * on the sink's one receipt thread, in the order outcomes arrive: keep them short.
+     *
+     * @return the future of the delivery
      */
     public CompletableFuture<Delivery> delivered() {
         return delivered;

@@ -1,7 +1,7 @@
 package dev.jetsink;
 
-import dev.jetsink.target.LifecycleEvent;
-import dev.jetsink.target.LifecycleListener;
+import dev.jetsink.lifecycle.LifecycleEvent;
+import dev.jetsink.lifecycle.LifecycleListener;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.jetsink;
 
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.OutboundEvent;
-import dev.jetsink.queue.QueueStore;
-import dev.jetsink.queue.QueuedEntry;
-import dev.jetsink.target.NatsTarget;
-import dev.jetsink.target.TargetHealth;
-import dev.jetsink.target.Targets;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.OutboundEvent;
+import dev.jetsink.internal.queue.QueueStore;
+import dev.jetsink.internal.queue.QueuedEntry;
+import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.target.TargetHealth;
+import dev.jetsink.internal.target.Targets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -51,11 +51,13 @@ public final class Sink<E> implements AutoCloseable {
 
     /**
      * Queues {@code event}. The future completes with its receipt once the event is durable, or
-     * fails: {@link dev.jetsink.queue.QueueFullException} at the queue limit,
-     * {@link dev.jetsink.target.TargetUnavailableException} while the stream is sealed or the queue
+     * fails: {@link dev.jetsink.internal.queue.QueueFullException} at the queue limit,
+     * {@link dev.jetsink.internal.target.TargetUnavailableException} while the stream is sealed or the queue
      * directory cannot be written, or the I/O error of the write. A failed send queued nothing.
      *
      * @throws IllegalStateException when the sink is closed
+     * @param event the event
+     * @return the receipt, once the event is durable
      */
     public CompletableFuture<Receipt> send(E event) {
         return queue(envelope.apply(event));
@@ -67,9 +69,38 @@ public final class Sink<E> implements AutoCloseable {
      * of the caller, stores it once.
      *
      * @throws IllegalArgumentException when {@code msgId} is not such an id
+     * @param event the event
+     * @param msgId the caller's {@code Nats-Msg-Id}
+     * @return the receipt, once the event is durable
      */
     public CompletableFuture<Receipt> send(E event, String msgId) {
         return queue(envelope.apply(event).withMsgId(msgId));
+    }
+
+    /**
+     * Like {@link #send(Object)}, carrying the W3C trace context the event began in: it is stored
+     * with the entry and published as the message's {@code traceparent} and {@code tracestate}
+     * headers.
+     *
+     * @param event the event
+     * @param trace its trace context
+     * @return the receipt, once the event is durable
+     */
+    public CompletableFuture<Receipt> send(E event, TraceContext trace) {
+        return queue(envelope.apply(event).withTrace(Optional.of(trace)));
+    }
+
+    /**
+     * {@link #send(Object, String)} and {@link #send(Object, TraceContext)} together.
+     *
+     * @param event the event
+     * @param msgId the caller's {@code Nats-Msg-Id}
+     * @param trace its trace context
+     * @return the receipt, once the event is durable
+     * @throws IllegalArgumentException when {@code msgId} is not a valid msg id
+     */
+    public CompletableFuture<Receipt> send(E event, String msgId, TraceContext trace) {
+        return queue(envelope.apply(event).withMsgId(msgId).withTrace(Optional.of(trace)));
     }
 
     private CompletableFuture<Receipt> queue(OutboundEvent event) {
@@ -88,25 +119,39 @@ public final class Sink<E> implements AutoCloseable {
      * one) is delivered or, rejected for good, in the failed-events store.
      *
      * @return false when {@code timeout} passed first (or the sink was closed)
+     * @param timeout how long to wait at most
+     * @throws InterruptedException when the waiting thread is interrupted
      */
     public boolean drain(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         return book.await(() -> target.queueLength() == 0, deadline);
     }
 
-    /** Health, state, queue length, verdict and last error of the target. */
+    /**
+     * Health, state, queue length, verdict and last error of the target.
+     *
+     * @return a snapshot; the health check may run a live stream validation
+     */
     public SinkStatus status() {
         TargetHealth h = target.health();
         return new SinkStatus(h.status().label(), h.reason(), target.state().label(), target.queueLength(),
             target.verdictLabel(), target.lastError().map(NatsTarget.LastError::text), target.connectedServer());
     }
 
-    /** The target's name in logs and metrics, e.g. {@code notify _:nats}. */
+    /**
+     * The target's name in logs and metrics, e.g. {@code notify _:nats}.
+     *
+     * @return the name
+     */
     public String target() {
         return target.displayId();
     }
 
-    /** Events in the queue not yet delivered. */
+    /**
+     * Events in the queue not yet delivered.
+     *
+     * @return the number of live entries
+     */
     public long queueLength() {
         return target.queueLength();
     }
@@ -115,6 +160,8 @@ public final class Sink<E> implements AutoCloseable {
      * Stops delivering, giving publishes in flight up to {@code grace}. Events still queued stay in
      * the queue directory for the next sink or daemon; their receipts fail with
      * {@link NotDeliveredException.Reason#STILL_QUEUED}. Idempotent.
+     *
+     * @param grace how long publishes in flight may take to finish
      */
     public void close(Duration grace) {
         synchronized (this) {

@@ -1,7 +1,7 @@
 package dev.jetsink;
 
-import dev.jetsink.target.LifecycleListener;
-import dev.jetsink.target.NatsTarget;
+import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.lifecycle.LifecycleListener;
 
 /**
  * The one place the front door touches Micrometer, loaded only when a registry was given: without
@@ -10,8 +10,8 @@ import dev.jetsink.target.NatsTarget;
 interface SinkMetrics {
 
     static SinkMetrics of(Object registry) {
-        dev.jetsink.metrics.TargetMetrics m =
-            new dev.jetsink.metrics.TargetMetrics((io.micrometer.core.instrument.MeterRegistry) registry);
+        dev.jetsink.internal.metrics.TargetMetrics m =
+            new dev.jetsink.internal.metrics.TargetMetrics((io.micrometer.core.instrument.MeterRegistry) registry);
         return new SinkMetrics() {
             @Override
             public LifecycleListener listener() {

@@ -1,6 +1,8 @@
 /**
- * jetsink-core: delivers object-storage events to NATS without losing them. Packages follow an
- * event: {@code config} → {@code event} → {@code queue} → {@code nats} → {@code target} →
- * {@code metrics}.
+ * jetsink-core: delivers object-storage events to NATS without losing them. Start at
+ * {@link dev.jetsink.Jetsink}: build a {@link dev.jetsink.Sink}, send events, and get a
+ * {@link dev.jetsink.Receipt} once each is durable in the local queue and a
+ * {@link dev.jetsink.Delivery} once the stream holds it. Everything under
+ * {@code dev.jetsink.internal} is the implementation the daemon shares; it is not API.
  */
 package dev.jetsink;

@@ -1,12 +1,8 @@
 package dev.jetsink;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
-import dev.jetsink.config.InvalidConfigException;
 import dev.jetsink.event.S3EventRecord;
-import dev.jetsink.target.LifecycleEvent;
-import dev.jetsink.target.LifecycleEvents;
+import dev.jetsink.internal.target.LifecycleEvents;
+import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
@@ -26,6 +22,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The library front door (issue #14) against a real nats-server: a receipt at the fsync, the

@@ -2,10 +2,10 @@ package dev.jetsink.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.EventMetadata;
-import dev.jetsink.queue.QueueOptions;
-import dev.jetsink.queue.SegmentedQueue;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventMetadata;
+import dev.jetsink.internal.queue.QueueOptions;
+import dev.jetsink.internal.queue.SegmentedQueue;
 import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -2,11 +2,11 @@ package dev.jetsink.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.CanonicalJson;
-import dev.jetsink.event.EventParser;
-import dev.jetsink.event.OutboundEvent;
-import dev.jetsink.target.ContentMsgId;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.CanonicalJson;
+import dev.jetsink.internal.event.EventParser;
+import dev.jetsink.internal.event.OutboundEvent;
+import dev.jetsink.internal.target.ContentMsgId;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,9 @@ package dev.jetsink.event;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jetsink.internal.event.Fields;
+import dev.jetsink.internal.event.JsonBody;
+import dev.jetsink.internal.event.Redaction;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -42,7 +45,13 @@ public final class AuditEntry {
         this.requestHeader = headers.map(AuditEntry::stringValues).orElse(Map.of());
     }
 
-    /** An entry from a JSON tree (copied, then redacted), type-checked as described above. */
+    /**
+     * An entry from a JSON tree (copied, then redacted), type-checked as described above.
+     *
+     * @param entry the entry as a store sent it
+     * @return the entry
+     * @throws MalformedEventException when a field jetsink reads has the wrong type
+     */
     public static AuditEntry of(ObjectNode entry) throws MalformedEventException {
         return new AuditEntry(Objects.requireNonNull(entry, "entry").deepCopy());
     }
@@ -52,37 +61,66 @@ public final class AuditEntry {
         return new AuditEntry(entry);
     }
 
-    /** Starts an entry for an embedding store; {@code apiName} is e.g. {@code PutObject}. */
+    /**
+     * Starts an entry for an embedding store; {@code apiName} is e.g. {@code PutObject}.
+     *
+     * @param apiName the API called
+     * @return a builder
+     */
     public static Builder builder(String apiName) {
         return new Builder(apiName);
     }
 
-    /** {@code api.name}, e.g. {@code PutObject}. */
+    /**
+     * {@code api.name}, e.g. {@code PutObject}.
+     *
+     * @return the API name, when present
+     */
     public Optional<String> apiName() {
         return apiName;
     }
 
-    /** {@code api.bucket}; absent for calls that name no bucket (ListBuckets). */
+    /**
+     * {@code api.bucket}; absent for calls that name no bucket (ListBuckets).
+     *
+     * @return the bucket, when present
+     */
     public Optional<String> apiBucket() {
         return apiBucket;
     }
 
-    /** {@code api.object}. */
+    /**
+     * {@code api.object}.
+     *
+     * @return the object key, when present
+     */
     public Optional<String> apiObject() {
         return apiObject;
     }
 
-    /** The entry's {@code event}. */
+    /**
+     * The entry's {@code event}.
+     *
+     * @return the event, when present
+     */
     public Optional<String> event() {
         return event;
     }
 
-    /** String-valued {@code requestHeader} fields, credentials already masked; read-only. */
+    /**
+     * String-valued {@code requestHeader} fields, credentials already masked; read-only.
+     *
+     * @return the headers by name
+     */
     public Map<String, String> requestHeader() {
         return requestHeader;
     }
 
-    /** A copy of the whole (redacted) entry, unknown fields included. */
+    /**
+     * A copy of the whole (redacted) entry, unknown fields included.
+     *
+     * @return a deep copy of the JSON
+     */
     public ObjectNode json() {
         return tree.deepCopy();
     }
@@ -127,49 +165,105 @@ public final class AuditEntry {
             tree.putObject("api").put("name", Objects.requireNonNull(apiName, "apiName"));
         }
 
-        /** Any top-level field, e.g. {@code time}, {@code deploymentid}, {@code requestID} (copied). */
+        /**
+         * Any top-level field, e.g. {@code time}, {@code deploymentid}, {@code requestID} (copied).
+         *
+         * @param name the field name
+         * @param value its value
+         * @return this builder
+         */
         public Builder field(String name, JsonNode value) {
             tree.set(Objects.requireNonNull(name), Objects.requireNonNull(value).deepCopy());
             return this;
         }
 
-        /** A top-level string field, e.g. {@code event}, {@code remotehost}, {@code accessKey}. */
+        /**
+         * A top-level string field, e.g. {@code event}, {@code remotehost}, {@code accessKey}.
+         *
+         * @param name the field name
+         * @param value its value
+         * @return this builder
+         */
         public Builder field(String name, String value) {
             tree.put(Objects.requireNonNull(name), Objects.requireNonNull(value));
             return this;
         }
 
+        /**
+         * The entry's {@code event}, e.g. {@code s3:PutObject}.
+         *
+         * @param value the event
+         * @return this builder
+         */
         public Builder event(String value) {
             return field("event", value);
         }
 
+        /**
+         * {@code api.bucket}.
+         *
+         * @param value the bucket
+         * @return this builder
+         */
         public Builder bucket(String value) {
             api().put("bucket", Objects.requireNonNull(value));
             return this;
         }
 
+        /**
+         * {@code api.object}.
+         *
+         * @param value the object key
+         * @return this builder
+         */
         public Builder object(String value) {
             api().put("object", Objects.requireNonNull(value));
             return this;
         }
 
+        /**
+         * {@code api.status} and {@code api.statusCode}.
+         *
+         * @param status     e.g. {@code OK}
+         * @param statusCode e.g. {@code 200}
+         * @return this builder
+         */
         public Builder status(String status, int statusCode) {
             api().put("status", Objects.requireNonNull(status));
             api().put("statusCode", statusCode);
             return this;
         }
 
+        /**
+         * One {@code requestHeader} field; credentials are masked when the entry is built.
+         *
+         * @param name  the header name
+         * @param value its value
+         * @return this builder
+         */
         public Builder requestHeader(String name, String value) {
             header("requestHeader", name, value);
             return this;
         }
 
+        /**
+         * One {@code responseHeader} field.
+         *
+         * @param name  the header name
+         * @param value its value
+         * @return this builder
+         */
         public Builder responseHeader(String name, String value) {
             header("responseHeader", name, value);
             return this;
         }
 
-        /** @throws IllegalArgumentException when a field set through {@link #field} has the wrong type */
+        /**
+         * The entry, redacted like one a store sent.
+         *
+         * @return the entry
+         * @throws IllegalArgumentException when a field set through {@link #field} has the wrong type
+         */
         public AuditEntry build() {
             try {
                 return new AuditEntry(tree.deepCopy());

@@ -12,12 +12,22 @@ package dev.jetsink.event;
 public final class MalformedEventException extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A problem described by {@code message}, which never quotes the body.
+     *
+     * @param message what is wrong and where
+     */
     public MalformedEventException(String message) {
         super(message, null, false, false);
     }
 
-    /** The same problem located inside a larger body, e.g. {@code within("record 2")}. */
-    MalformedEventException within(String where) {
+    /**
+     * The same problem located inside a larger body, e.g. {@code within("record 2")}.
+     *
+     * @param where the location, e.g. {@code record 2}
+     * @return a new exception with the location in front
+     */
+    public MalformedEventException within(String where) {
         return new MalformedEventException(where + ": " + getMessage());
     }
 }

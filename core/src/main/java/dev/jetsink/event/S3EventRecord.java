@@ -3,6 +3,10 @@ package dev.jetsink.event;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jetsink.internal.event.EventAccess;
+import dev.jetsink.internal.event.Fields;
+import dev.jetsink.internal.event.JsonBody;
+import dev.jetsink.internal.event.ObjectKeys;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -24,6 +28,10 @@ public final class S3EventRecord {
     private static final DateTimeFormatter EVENT_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
+    static {
+        EventAccess.install(new Trees());
+    }
+
     private final ObjectNode tree;
     private final String eventName;
     private final String bucketName;
@@ -43,7 +51,13 @@ public final class S3EventRecord {
         this.contentType = Fields.string(tree, "s3.object.contentType");
     }
 
-    /** A record from a JSON tree (copied), checked for the required fields. */
+    /**
+     * A record from a JSON tree (copied), checked for the required fields.
+     *
+     * @param record the record as a store sent it
+     * @return the record
+     * @throws MalformedEventException when a required field is missing, empty or of the wrong type
+     */
     public static S3EventRecord of(ObjectNode record) throws MalformedEventException {
         return new S3EventRecord(Objects.requireNonNull(record, "record").deepCopy());
     }
@@ -59,37 +73,62 @@ public final class S3EventRecord {
      * @param eventName e.g. {@code s3:ObjectCreated:Put}
      * @param bucket    bucket name
      * @param objectKey the object key as stored (decoded); it is form-encoded in the record
+     * @return a builder
      */
     public static Builder builder(String eventName, String bucket, String objectKey) {
         return new Builder(eventName, bucket, objectKey);
     }
 
-    /** e.g. {@code s3:ObjectCreated:Put}. */
+    /**
+     * e.g. {@code s3:ObjectCreated:Put}.
+     *
+     * @return the event name
+     */
     public String eventName() {
         return eventName;
     }
 
-    /** {@code s3.bucket.name}. */
+    /**
+     * {@code s3.bucket.name}.
+     *
+     * @return the bucket name
+     */
     public String bucketName() {
         return bucketName;
     }
 
-    /** {@code s3.object.key} exactly as in the record: form-encoded ({@code my+photo.jpg}). */
+    /**
+     * {@code s3.object.key} exactly as in the record: form-encoded ({@code my+photo.jpg}).
+     *
+     * @return the encoded key
+     */
     public String objectKey() {
         return objectKey;
     }
 
-    /** The object key decoded ({@code my photo.jpg}); the raw key when its encoding is malformed. */
+    /**
+     * The object key decoded ({@code my photo.jpg}); the raw key when its encoding is malformed.
+     *
+     * @return the decoded key
+     */
     public String decodedObjectKey() {
         return decodedObjectKey;
     }
 
-    /** {@code s3.object.contentType}; absent on delete events. */
+    /**
+     * {@code s3.object.contentType}; absent on delete events.
+     *
+     * @return the content type, when present
+     */
     public Optional<String> contentType() {
         return contentType;
     }
 
-    /** A copy of the whole record, unknown fields included. */
+    /**
+     * A copy of the whole record, unknown fields included.
+     *
+     * @return a deep copy of the JSON
+     */
     public ObjectNode json() {
         return tree.deepCopy();
     }
@@ -139,66 +178,135 @@ public final class S3EventRecord {
             this.objectKey = Objects.requireNonNull(objectKey, "objectKey");
         }
 
-        /** e.g. {@code rustfs:s3}. */
+        /**
+         * e.g. {@code rustfs:s3}.
+         *
+         * @param value the source
+         * @return this builder
+         */
         public Builder eventSource(String value) {
             eventSource = Objects.requireNonNull(value);
             return this;
         }
 
+        /**
+         * {@code awsRegion}.
+         *
+         * @param value the region
+         * @return this builder
+         */
         public Builder awsRegion(String value) {
             awsRegion = Objects.requireNonNull(value);
             return this;
         }
 
-        /** Written as RFC 3339 UTC with milliseconds, as stores do. */
+        /**
+         * Written as RFC 3339 UTC with milliseconds, as stores do.
+         *
+         * @param value when the event happened
+         * @return this builder
+         */
         public Builder eventTime(Instant value) {
             eventTime = Objects.requireNonNull(value);
             return this;
         }
 
-        /** {@code userIdentity.principalId}. */
+        /**
+         * {@code userIdentity.principalId}.
+         *
+         * @param value the principal
+         * @return this builder
+         */
         public Builder principalId(String value) {
             principalId = Objects.requireNonNull(value);
             return this;
         }
 
+        /**
+         * {@code s3.object.size}.
+         *
+         * @param value the size in bytes
+         * @return this builder
+         */
         public Builder size(long value) {
             size = value;
             return this;
         }
 
+        /**
+         * {@code s3.object.eTag}.
+         *
+         * @param value the ETag
+         * @return this builder
+         */
         public Builder eTag(String value) {
             eTag = Objects.requireNonNull(value);
             return this;
         }
 
+        /**
+         * {@code s3.object.contentType}.
+         *
+         * @param value the content type
+         * @return this builder
+         */
         public Builder contentType(String value) {
             contentType = Objects.requireNonNull(value);
             return this;
         }
 
+        /**
+         * {@code s3.object.versionId}.
+         *
+         * @param value the version id
+         * @return this builder
+         */
         public Builder versionId(String value) {
             versionId = Objects.requireNonNull(value);
             return this;
         }
 
+        /**
+         * {@code s3.object.sequencer}.
+         *
+         * @param value the sequencer
+         * @return this builder
+         */
         public Builder sequencer(String value) {
             sequencer = Objects.requireNonNull(value);
             return this;
         }
 
+        /**
+         * One entry of {@code s3.object.userMetadata}.
+         *
+         * @param name  the metadata name, e.g. {@code X-Amz-Meta-Owner}
+         * @param value its value
+         * @return this builder
+         */
         public Builder userMetadata(String name, String value) {
             userMetadata.put(Objects.requireNonNull(name), Objects.requireNonNull(value));
             return this;
         }
 
-        /** Any other top-level field, appended after the standard ones (the value is copied). */
+        /**
+         * Any other top-level field, appended after the standard ones (the value is copied).
+         *
+         * @param name the field name
+         * @param value its value
+         * @return this builder
+         */
         public Builder field(String name, JsonNode value) {
             extra.put(Objects.requireNonNull(name), Objects.requireNonNull(value).deepCopy());
             return this;
         }
 
-        /** @throws IllegalArgumentException when the event name, bucket or key is empty */
+        /**
+         * The record, in the layout stores send.
+         *
+         * @return the record
+         * @throws IllegalArgumentException when the event name, bucket or key is empty
+         */
         public S3EventRecord build() {
             JsonNodeFactory f = JsonBody.MAPPER.getNodeFactory();
             ObjectNode r = f.objectNode();

@@ -1,7 +1,5 @@
 package dev.jetsink.examples;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
@@ -9,9 +7,9 @@ import io.nats.client.Connection;
 import io.nats.client.Nats;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +19,8 @@ import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** Runs each example program against a real nats-server, as a newcomer would (issue #14). */
 class ExamplesTest {
 
@@ -28,10 +28,11 @@ class ExamplesTest {
     Path queue;
 
     @Test
-    void theExamplesRunWithoutMicrometerOnTheClasspath() {
-        // micrometer-core is an optional dependency of jetsink-core: an embedder without a registry
-        // does not get it, and every example here runs without it
+    void theExamplesRunWithoutMicrometerOrOpenTelemetryOnTheClasspath() {
+        // micrometer-core and opentelemetry-api are optional dependencies of jetsink-core: an
+        // embedder without a registry or tracing does not get them, and every example here runs without
         assertThat(getClass().getClassLoader().getResource("io/micrometer/core/instrument/MeterRegistry.class")).isNull();
+        assertThat(getClass().getClassLoader().getResource("io/opentelemetry/api/OpenTelemetry.class")).isNull();
     }
 
     @Test

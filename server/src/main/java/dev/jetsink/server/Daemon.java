@@ -1,10 +1,15 @@
 package dev.jetsink.server;
 
-import dev.jetsink.config.JetsinkConfig;
-import dev.jetsink.config.TargetConfig;
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.EventParser;
-import dev.jetsink.metrics.TargetMetrics;
+import dev.jetsink.internal.config.JetsinkConfig;
+import dev.jetsink.internal.config.TargetConfig;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventParser;
+import dev.jetsink.internal.metrics.TargetMetrics;
+import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.target.StatusBoard;
+import dev.jetsink.internal.target.TargetRuntime;
+import dev.jetsink.internal.target.Targets;
+import dev.jetsink.internal.target.Tracing;
 import dev.jetsink.server.admin.AdminHandler;
 import dev.jetsink.server.admin.AdminListing;
 import dev.jetsink.server.admin.AdminTargets;
@@ -23,10 +28,6 @@ import dev.jetsink.server.http.StatusHandler;
 import dev.jetsink.server.ingest.Ingest;
 import dev.jetsink.server.ingest.IngestHandler;
 import dev.jetsink.server.ingest.IngestMetrics;
-import dev.jetsink.target.NatsTarget;
-import dev.jetsink.target.StatusBoard;
-import dev.jetsink.target.TargetRuntime;
-import dev.jetsink.target.Targets;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -82,7 +83,8 @@ public final class Daemon implements AutoCloseable {
         TargetMetrics metrics = new TargetMetrics(registry);
         TargetRuntime system = TargetRuntime.system();
         TargetRuntime runtime = new TargetRuntime(system.clock(), system.sleeper(), metrics,
-            system.notifyConcurrency(), config.daemon().backoffScale(), system.scheduler());
+            system.notifyConcurrency(), config.daemon().backoffScale(), system.scheduler())
+            .withTracing(Tracing.global());
         Map<TargetKind, Targets> targets = new EnumMap<>(TargetKind.class);
         Optional<AppliedTargetStore> store = config.daemon().dataDir().map(AppliedTargetStore::new);
         AdminTargets admin;

@@ -1,10 +1,7 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.admin.AppliedTargetStore;
 import dev.jetsink.testkit.FaultProxy;
 import dev.jetsink.testkit.StoredMessage;
@@ -16,6 +13,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The admin API against the running daemon (SPEC §10): a target applied at runtime takes events

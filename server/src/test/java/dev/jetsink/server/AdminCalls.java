@@ -3,7 +3,7 @@ package dev.jetsink.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.admin.AdminHandler;
 import dev.jetsink.server.http.HttpJson;
 import java.io.IOException;

@@ -1,8 +1,6 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.admin.AppliedTargetStore;
 import dev.jetsink.testkit.FaultProxy;
 import dev.jetsink.testkit.StreamSpec;
@@ -12,6 +10,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What a {@code PUT} refuses (SPEC §2.3, §10): invalid values with the startup texts, a broker it

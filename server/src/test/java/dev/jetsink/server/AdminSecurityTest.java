@@ -1,11 +1,9 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.admin.AppliedTargetStore;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.SecurityFixtures;
@@ -25,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Admin API security (SPEC §10): disabled without a token (403), bearer token checked (401), and

@@ -56,6 +56,21 @@ class CheckConfigCommandTest {
     }
 
     @Test
+    void aSubjectTemplateIsShownWithItsSpaceAndABadOneIsAnErrorNamingThePlaceholder() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY", "rustfs.events.{bucket}.{event}");
+        assertThat(run(env)).isEqualTo(Main.EXIT_OK);
+        assertThat(output.toString()).contains("subject:        rustfs.events.{bucket}.{event}"
+            + "  (template: the stream must capture rustfs.events.*.*.*)");
+
+        env.put("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY", "rustfs.events.{bukcet}");
+        output.getBuffer().setLength(0);
+        assertThat(run(env)).isNotEqualTo(Main.EXIT_OK);
+        assertThat(output.toString()).contains("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY")
+            .contains("unknown placeholder {bukcet}");
+    }
+
+    @Test
     void mistypedJetStreamKeyExitsTwoAndSuggestsTheRightName() {
         Map<String, String> env = validTarget();
         env.put("RUSTFS_NOTIFY_NATS_JETSTREM_ENABLE", "on");

@@ -1,9 +1,9 @@
 package dev.jetsink.server;
 
-import dev.jetsink.config.JetsinkConfig;
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.JetsinkConfig;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.target.NatsTarget;
 import dev.jetsink.server.cli.ServeCommand;
-import dev.jetsink.target.NatsTarget;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;

@@ -1,9 +1,9 @@
 package dev.jetsink.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jetsink.queue.QueueInspector;
+import dev.jetsink.internal.queue.QueueInspector;
+import dev.jetsink.internal.target.FailedEventStore;
 import dev.jetsink.server.http.HttpJson;
-import dev.jetsink.target.FailedEventStore;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.IOException;
 import java.nio.file.Files;

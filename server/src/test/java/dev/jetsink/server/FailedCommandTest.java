@@ -1,14 +1,12 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.EventMetadata;
-import dev.jetsink.target.FailedEventStore.StoredFile;
-import dev.jetsink.target.FailedEventStore;
-import dev.jetsink.target.FailedRecord;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventMetadata;
+import dev.jetsink.internal.target.FailedEventStore.StoredFile;
+import dev.jetsink.internal.target.FailedEventStore;
+import dev.jetsink.internal.target.FailedRecord;
 import dev.jetsink.testkit.FakeClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +15,8 @@ import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class FailedCommandTest {
     private static final Instant T0 = Instant.parse("2026-12-02T10:00:00.250Z");

@@ -1,11 +1,9 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.target.FailedEventStore;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.target.FailedEventStore;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
@@ -25,6 +23,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Replay of failed events with the daemon as a child process and a real nats-server (issue #13):

@@ -1,6 +1,6 @@
 package dev.jetsink.server;
 
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.testkit.NatsCluster;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;

@@ -1,10 +1,7 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
@@ -13,6 +10,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** {@code GET /health} against the running daemon (SPEC §6, §9). */
 class HealthTest {

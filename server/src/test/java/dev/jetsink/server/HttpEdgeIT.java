@@ -1,8 +1,6 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.ByteArrayOutputStream;
@@ -14,6 +12,8 @@ import java.util.List;
 import java.util.Optional;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Malformed and edge-case HTTP against {@code jetsink serve}, written raw on a socket. Every

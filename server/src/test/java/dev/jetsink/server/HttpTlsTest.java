@@ -1,11 +1,7 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
-
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.nats.PemTls;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.nats.PemTls;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -26,6 +22,10 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** TLS on the HTTP port (ingest, admin, metrics, health), with certificates from a CA made per test. */
 class HttpTlsTest {

@@ -1,17 +1,21 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.target.NatsTarget;
 import dev.jetsink.server.http.HttpJson;
-import dev.jetsink.target.NatsTarget;
 import dev.jetsink.testkit.StoredMessage;
+import dev.jetsink.testkit.StreamSpec;
+import dev.jetsink.testkit.Streams;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The HTTP ingest against the running daemon: real sockets, real nats-server (SPEC §3.1). */
 class IngestTest {
@@ -33,6 +37,30 @@ class IngestTest {
             JsonNode published = HttpJson.JSON.readTree(m.text());
             assertThat(published.get("Key").asText()).isEqualTo("photos/my photo 1.jpg");
             assertThat(published.at("/Records/0/object_name").asText()).isEqualTo("my+photo+1.jpg");
+        }
+    }
+
+    @Test
+    void aTemplatedSubjectRoutesByBucketAndTheRequestsTraceparentIsOnTheStoredMessage() throws Exception {
+        String traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+        try (DaemonHarness h = new DaemonHarness()) {
+            h.with(Map.of("RUSTFS_NOTIFY_NATS_SUBJECT", "rustfs.routed.{bucket}.{event}"));
+            Streams.create(h.admin(), StreamSpec.of("ROUTED", "rustfs.routed.*.*.*").duplicateWindow(Duration.ofSeconds(274))
+                .build());
+            h.with(Map.of("RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME", "ROUTED")).start();
+            HttpResponse<String> r = h.send(h.webhook("/notify", WebhookFixtures.putPhoto(1))
+                .header("traceparent", traceparent).header("tracestate", "rustfs=1").build());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+            HttpResponse<String> untraced = h.post("/notify", WebhookFixtures.putPhoto(2));
+            assertThat(untraced.statusCode()).as(untraced.body()).isEqualTo(200);
+            await().atMost(DaemonHarness.AWAIT).until(() -> h.readStream("ROUTED").size() == 2);
+            List<StoredMessage> stored = h.readStream("ROUTED");
+            assertThat(stored).extracting(StoredMessage::subject)
+                .containsOnly("rustfs.routed.photos.ObjectCreated.Put");
+            assertThat(stored.get(0).header("traceparent")).contains(traceparent);
+            assertThat(stored.get(0).header("tracestate")).contains("rustfs=1");
+            assertThat(stored.get(0).header("Jetsink-Key")).contains("my photo 1.jpg");
+            assertThat(stored.get(1).header("traceparent")).isEmpty();
         }
     }
 

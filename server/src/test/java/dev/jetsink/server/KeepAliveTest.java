@@ -1,13 +1,13 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** A store's webhook client keeps its connection open between events (HTTP/1.1 keep-alive). */
 class KeepAliveTest {
@@ -40,7 +40,7 @@ class KeepAliveTest {
                 }
                 assertThat(new String(answer)).isEqualTo("{\"accepted\":1}");
             }
-            assertThat(h.target(dev.jetsink.config.TargetKind.NOTIFY, "_").acceptedCount()).isEqualTo(3);
+            assertThat(h.target(dev.jetsink.internal.config.TargetKind.NOTIFY, "_").acceptedCount()).isEqualTo(3);
         }
     }
 }

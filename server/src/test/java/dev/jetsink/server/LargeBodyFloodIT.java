@@ -1,11 +1,9 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.EventParser;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventParser;
 import dev.jetsink.server.http.HttpJson;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +20,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 6, hostile bodies at their largest: many senders at once each post a body just under the

@@ -1,11 +1,8 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.target.FailedEventStore;
-import dev.jetsink.target.NatsTarget;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.target.FailedEventStore;
+import dev.jetsink.internal.target.NatsTarget;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import java.net.http.HttpResponse;
@@ -16,6 +13,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** {@code GET /metrics} after a scripted scenario: every §9 name, with its labels and values. */
 class MetricsTest {

@@ -1,23 +1,23 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.EventParser;
-import dev.jetsink.event.OutboundEvent;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventParser;
+import dev.jetsink.internal.event.OutboundEvent;
+import dev.jetsink.internal.target.ContentMsgId;
 import dev.jetsink.server.http.HttpJson;
-import dev.jetsink.target.ContentMsgId;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two records that differ in any published field get different msg ids (issue #12): every real

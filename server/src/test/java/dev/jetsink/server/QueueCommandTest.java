@@ -1,12 +1,10 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.EventMetadata;
-import dev.jetsink.queue.QueueOptions;
-import dev.jetsink.queue.QueuedEntry;
-import dev.jetsink.queue.SegmentedQueue;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventMetadata;
+import dev.jetsink.internal.queue.QueueOptions;
+import dev.jetsink.internal.queue.QueuedEntry;
+import dev.jetsink.internal.queue.SegmentedQueue;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +12,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class QueueCommandTest {
     @TempDir

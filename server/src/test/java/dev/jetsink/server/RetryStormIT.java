@@ -1,7 +1,5 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -16,6 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * Ceph RGW's persistent topics re-send a refused event about every 45 ms and ignore Retry-After
  * (FORMATS.md, "Senders"). A full queue's 503 is decided before the body is read, and such a storm
@@ -29,7 +29,7 @@ class RetryStormIT {
     @Test
     void aRetryStormAgainstAFullQueueNeitherSlowsNorBlocksAnotherSender() throws Exception {
         try (FaultRig rig = FaultRig.notifyOnly()) {
-            String p = dev.jetsink.config.TargetKind.NOTIFY.envPrefix();
+            String p = dev.jetsink.internal.config.TargetKind.NOTIFY.envPrefix();
             // A second target whose stream does not exist: it queues, never delivers, and fills at 20.
             rig.env.put(p + "ENABLE_STORM", "on");
             rig.env.put(p + "SUBJECT_STORM", "rustfs.storm");

@@ -1,10 +1,8 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jetsink.nats.StreamFacts;
-import dev.jetsink.nats.StreamValidator;
-import dev.jetsink.nats.ValidationResult;
+import dev.jetsink.internal.nats.StreamFacts;
+import dev.jetsink.internal.nats.StreamValidator;
+import dev.jetsink.internal.nats.ValidationResult;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
@@ -20,6 +18,8 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code stream-plan --apply} and the printed config against a real nats-server. */
 class StreamPlanApplyTest {

@@ -1,10 +1,8 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jetsink.nats.StreamFacts;
-import dev.jetsink.nats.StreamValidator;
-import dev.jetsink.nats.ValidationResult;
+import dev.jetsink.internal.nats.StreamFacts;
+import dev.jetsink.internal.nats.StreamValidator;
+import dev.jetsink.internal.nats.ValidationResult;
 import dev.jetsink.server.cli.StreamPlanCommand;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
@@ -13,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class StreamPlanCommandTest {
 
@@ -59,6 +59,25 @@ class StreamPlanCommandTest {
             StreamPlanCommand.DEFAULT_SUBJECT, 31).validate(factsOf(StreamConfiguration.instance(run.out)));
         assertThat(result).isInstanceOfSatisfying(ValidationResult.Failed.class,
             f -> assertThat(f.has(ValidationResult.Cause.DUPLICATE_WINDOW_TOO_SMALL)).isTrue());
+    }
+
+    @Test
+    void aTemplatedSubjectPlansAStreamOverItsWholeSubjectSpace() throws Exception {
+        CliRun run = CliRun.of("stream-plan", "--stream", "ROUTED", "--subject", "rustfs.events.{bucket}.{key_prefix:2}");
+        assertThat(run.exitCode).as(run.toString()).isZero();
+        assertThat(run.out).contains("stream subjects\n  rustfs.events.*.>  (every subject the template"
+            + " rustfs.events.{bucket}.{key_prefix:2} yields")
+            .contains("--subjects 'rustfs.events.*.>'")
+            .contains("RUSTFS_NOTIFY_NATS_SUBJECT=rustfs.events.{bucket}.{key_prefix:2}");
+        CliRun json = CliRun.of("stream-plan", "--json", "--stream", "ROUTED", "--subject", "rustfs.events.{bucket}.{key_prefix:2}");
+        StreamConfiguration config = StreamConfiguration.instance(json.out);
+        assertThat(config.getSubjects()).containsExactly("rustfs.events.*.>");
+        assertThat(new StreamValidator("ROUTED", "rustfs.events.*.>", 30).validate(factsOf(config)))
+            .isInstanceOf(ValidationResult.Passed.class);
+
+        CliRun bad = CliRun.of("stream-plan", "--subject", "rustfs.{nope}");
+        assertThat(bad.exitCode).isNotZero();
+        assertThat(bad.err).contains("--subject: unknown placeholder {nope}");
     }
 
     @Test

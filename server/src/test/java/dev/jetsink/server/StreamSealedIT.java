@@ -1,10 +1,8 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jetsink.internal.target.FailedEventStore;
 import dev.jetsink.server.http.HttpJson;
-import dev.jetsink.target.FailedEventStore;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
@@ -15,6 +13,8 @@ import java.util.List;
 import java.util.Set;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 6, stream sealed mid-stream (SPEC §6, §7, §8): only the first 10109 after a cached PASS is
@@ -56,7 +56,7 @@ class StreamSealedIT {
             List<StoredMessage> recreated = rig.readStream();
             List<StoredMessage> both = new ArrayList<>(sealedContent);
             both.addAll(recreated);
-            long failedMessages = (long) rig.metric(dev.jetsink.config.TargetKind.NOTIFY.metricPrefix() + "failed_messages");
+            long failedMessages = (long) rig.metric(dev.jetsink.internal.config.TargetKind.NOTIFY.metricPrefix() + "failed_messages");
             DeliveryAudit.Tally t = DeliveryAudit.of("stream-sealed seconds="
                     + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " sealed_stream=" + sealedContent.size()
                     + " recreated_stream=" + recreated.size(), load.acknowledged(), both, rig.notifyQueue(), failedMessages)

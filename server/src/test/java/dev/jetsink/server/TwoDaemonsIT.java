@@ -1,8 +1,6 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import java.net.URI;
@@ -16,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 6, two daemons: how users scale out. Two {@code serve} processes, each with its own queue

@@ -1,8 +1,8 @@
 package dev.jetsink.server.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jetsink.config.BooleanValue;
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.BooleanValue;
+import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.http.BearerToken;
 import dev.jetsink.server.http.BodyBudget;
 import dev.jetsink.server.http.BodyReader;

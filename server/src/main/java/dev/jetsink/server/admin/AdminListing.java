@@ -1,10 +1,10 @@
 package dev.jetsink.server.admin;
 
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.target.TargetHealth;
+import dev.jetsink.internal.target.Targets;
 import dev.jetsink.server.http.HealthCheck;
-import dev.jetsink.target.NatsTarget;
-import dev.jetsink.target.TargetHealth;
-import dev.jetsink.target.Targets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

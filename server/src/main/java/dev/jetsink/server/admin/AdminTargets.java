@@ -1,17 +1,17 @@
 package dev.jetsink.server.admin;
 
-import dev.jetsink.config.ConfigKey;
-import dev.jetsink.config.ConfigProblem;
-import dev.jetsink.config.TargetConfig;
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.config.TargetValidation;
-import dev.jetsink.config.TargetValidator;
-import dev.jetsink.metrics.TargetMetrics;
+import dev.jetsink.ConfigProblem;
+import dev.jetsink.internal.config.ConfigKey;
+import dev.jetsink.internal.config.TargetConfig;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.config.TargetValidation;
+import dev.jetsink.internal.config.TargetValidator;
+import dev.jetsink.internal.metrics.TargetMetrics;
+import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.target.TargetProbe;
+import dev.jetsink.internal.target.Targets;
 import dev.jetsink.server.Daemon;
 import dev.jetsink.server.http.HttpJson;
-import dev.jetsink.target.NatsTarget;
-import dev.jetsink.target.TargetProbe;
-import dev.jetsink.target.Targets;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -140,7 +140,7 @@ public final class AdminTargets {
             return Answer.error(409, t.displayId() + " has no failed-events store (only JetStream targets keep one)");
         }
         try {
-            dev.jetsink.target.FailedReplay.Report r = action.equals("replay")
+            dev.jetsink.internal.target.FailedReplay.Report r = action.equals("replay")
                 ? t.replayFailed(request.filter(), request.dryRun())
                 : t.purgeFailed(request.filter(), request.dryRun());
             log.info("admin {} of failed records target=\"{}\" dry_run={} matched={} done={}", action, t.displayId(),

@@ -1,8 +1,8 @@
 package dev.jetsink.server.admin;
 
-import dev.jetsink.config.ConfigKey;
-import dev.jetsink.config.TargetConfig;
-import dev.jetsink.nats.ConnectionSettings;
+import dev.jetsink.internal.config.ConfigKey;
+import dev.jetsink.internal.config.TargetConfig;
+import dev.jetsink.internal.nats.ConnectionSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,11 +1,11 @@
 package dev.jetsink.server.cli;
 
-import dev.jetsink.config.ConfigLoader;
-import dev.jetsink.config.DaemonSettings;
-import dev.jetsink.config.HttpSettings;
-import dev.jetsink.config.JetsinkConfig;
-import dev.jetsink.config.LoadedConfig;
-import dev.jetsink.config.TargetConfig;
+import dev.jetsink.internal.config.ConfigLoader;
+import dev.jetsink.internal.config.DaemonSettings;
+import dev.jetsink.internal.config.HttpSettings;
+import dev.jetsink.internal.config.JetsinkConfig;
+import dev.jetsink.internal.config.LoadedConfig;
+import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.server.Main;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -74,7 +74,8 @@ public final class CheckConfigCommand implements Callable<Integer> {
         out.println("  arn:            " + t.arn());
         out.println("  path:           " + t.path());
         out.println("  address:        " + String.join(",", t.servers()));
-        out.println("  subject:        " + t.subject());
+        out.println("  subject:        " + t.subject() + (t.subjectTemplate().hasPlaceholders()
+            ? "  (template: the stream must capture " + t.subjectTemplate().captureSpace() + ")" : ""));
         out.println("  stream:         " + t.streamName().orElse("-"));
         out.println("  ack timeout:    " + t.ackTimeout().toSeconds() + "s");
         out.println("  queue dir:      " + t.queuePath().map(Path::toString).orElse("- (no queue)"));

@@ -3,20 +3,20 @@ package dev.jetsink.server.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.config.ConfigLoader;
-import dev.jetsink.config.JetsinkConfig;
-import dev.jetsink.config.LoadedConfig;
-import dev.jetsink.config.Secret;
-import dev.jetsink.config.TargetConfig;
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.queue.QueueLockedException;
-import dev.jetsink.queue.QueueOptions;
-import dev.jetsink.queue.SegmentedQueue;
+import dev.jetsink.internal.config.ConfigLoader;
+import dev.jetsink.internal.config.JetsinkConfig;
+import dev.jetsink.internal.config.LoadedConfig;
+import dev.jetsink.internal.config.Secret;
+import dev.jetsink.internal.config.TargetConfig;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.queue.QueueLockedException;
+import dev.jetsink.internal.queue.QueueOptions;
+import dev.jetsink.internal.queue.SegmentedQueue;
+import dev.jetsink.internal.target.FailedEventStore;
+import dev.jetsink.internal.target.FailedReplay;
 import dev.jetsink.server.Main;
 import dev.jetsink.server.admin.AdminHandler;
 import dev.jetsink.server.admin.ReplayJson;
-import dev.jetsink.target.FailedEventStore;
-import dev.jetsink.target.FailedReplay;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -218,8 +218,10 @@ public final class FailedReplayCommand {
     private static Outcome onFiles(Path dir, JetsinkConfig config, TargetKind kind, String id, String action,
                                    ReplayJson.Request request) throws IOException, InterruptedException {
         String display = kind.label() + " " + id + ":nats";
-        long limit = config.targets().stream().filter(t -> t.kind() == kind && t.id().equals(id)).findFirst()
-            .map(TargetConfig::queueLimit).orElse(100_000L);
+        Optional<TargetConfig> target = config.targets().stream().filter(t -> t.kind() == kind && t.id().equals(id))
+            .findFirst();
+        long limit = target.map(TargetConfig::queueLimit).orElse(100_000L);
+        boolean templated = target.map(t -> t.subjectTemplate().hasPlaceholders()).orElse(false);
         SegmentedQueue queue;
         try {
             queue = SegmentedQueue.open(dir, QueueOptions.withLimit(limit));
@@ -231,7 +233,7 @@ public final class FailedReplayCommand {
         try (queue) {
             FailedEventStore store = FailedEventStore.open(dir, display, Clock.systemUTC());
             FailedReplay.Report r = action.equals("replay")
-                ? FailedReplay.replay(store, queue, request.filter(), request.dryRun(), e -> { })
+                ? FailedReplay.replay(store, queue, request.filter(), request.dryRun(), templated, e -> { })
                 : FailedReplay.purge(store, request.filter(), request.dryRun());
             return new Outcome(display, r, "the files in " + dir + " (no daemon holds this queue)", false);
         }

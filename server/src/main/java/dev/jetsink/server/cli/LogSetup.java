@@ -5,7 +5,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
-import dev.jetsink.config.DaemonSettings;
+import dev.jetsink.internal.config.DaemonSettings;
 import org.slf4j.LoggerFactory;
 
 /**

@@ -1,7 +1,7 @@
 package dev.jetsink.server.cli;
 
-import dev.jetsink.queue.QueueInspector;
-import dev.jetsink.queue.QueuedEntry;
+import dev.jetsink.internal.queue.QueueInspector;
+import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.server.Main;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,9 +1,9 @@
 package dev.jetsink.server.cli;
 
-import dev.jetsink.config.ConfigLoader;
-import dev.jetsink.config.ConfigProblem;
-import dev.jetsink.config.JetsinkConfig;
-import dev.jetsink.config.LoadedConfig;
+import dev.jetsink.ConfigProblem;
+import dev.jetsink.internal.config.ConfigLoader;
+import dev.jetsink.internal.config.JetsinkConfig;
+import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.server.Daemon;
 import dev.jetsink.server.Main;
 import java.io.IOException;

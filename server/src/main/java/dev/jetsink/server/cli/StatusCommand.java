@@ -2,8 +2,8 @@ package dev.jetsink.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jetsink.config.ConfigLoader;
-import dev.jetsink.config.JetsinkConfig;
+import dev.jetsink.internal.config.ConfigLoader;
+import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.server.Main;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,11 +1,11 @@
 package dev.jetsink.server.cli;
 
-import dev.jetsink.nats.ConnectFailedException;
-import dev.jetsink.nats.ConnectionFactory;
-import dev.jetsink.nats.ConnectionSettings;
-import dev.jetsink.nats.StreamFacts;
-import dev.jetsink.nats.StreamValidator;
-import dev.jetsink.nats.ValidationResult;
+import dev.jetsink.internal.nats.ConnectFailedException;
+import dev.jetsink.internal.nats.ConnectionFactory;
+import dev.jetsink.internal.nats.ConnectionSettings;
+import dev.jetsink.internal.nats.StreamFacts;
+import dev.jetsink.internal.nats.StreamValidator;
+import dev.jetsink.internal.nats.ValidationResult;
 import dev.jetsink.server.Main;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
@@ -91,7 +91,7 @@ public final class StreamApply {
 
     /** Runs the same validation the targets run at startup on what the server now holds. */
     private int report(StreamInfo info) {
-        StreamValidator validator = new StreamValidator(plan.stream(), plan.subject(), plan.ackTimeoutSecs());
+        StreamValidator validator = new StreamValidator(plan.stream(), plan.streamSubject(), plan.ackTimeoutSecs());
         ValidationResult result = validator.validate(StreamFacts.from(info));
         if (result instanceof ValidationResult.Failed failed) {
             err.println("stream " + plan.stream() + " fails validation for subject " + plan.subject()

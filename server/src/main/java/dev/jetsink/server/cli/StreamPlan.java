@@ -3,7 +3,8 @@ package dev.jetsink.server.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.nats.DuplicateWindow;
+import dev.jetsink.internal.config.SubjectTemplate;
+import dev.jetsink.internal.nats.DuplicateWindow;
 import io.nats.client.api.DiscardPolicy;
 import io.nats.client.api.RetentionPolicy;
 import io.nats.client.api.StorageType;
@@ -35,6 +36,19 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
         Objects.requireNonNull(subject, "subject");
     }
 
+    /**
+     * The subject filter the stream must list: the subject itself, or for a template
+     * ({@code rustfs.events.{bucket}}) every subject it yields ({@code rustfs.events.*}).
+     */
+    String streamSubject() {
+        return SubjectTemplate.parseForEitherKind("subject", subject).captureSpace();
+    }
+
+    /** Whether the subject is a template (its stream subject holds wildcards). */
+    boolean templated() {
+        return SubjectTemplate.parseForEitherKind("subject", subject).hasPlaceholders();
+    }
+
     /** The required duplicate window. */
     Duration duplicateWindow() {
         return DuplicateWindow.required(ackTimeoutSecs);
@@ -51,7 +65,7 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
     StreamConfiguration toConfiguration() {
         return StreamConfiguration.builder()
             .name(stream)
-            .subjects(subject)
+            .subjects(streamSubject())
             .storageType(StorageType.File)
             .retentionPolicy(RetentionPolicy.Limits)
             .discardPolicy(DiscardPolicy.Old)
@@ -83,7 +97,7 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
      */
     String natsCliCommand() {
         return "nats stream add " + stream
-            + " --subjects " + subject
+            + " --subjects " + (templated() ? "'" + streamSubject() + "'" : streamSubject())
             + " --storage file --retention limits --discard old"
             + " --replicas " + replicas
             + " --dupe-window " + duplicateWindow().toSeconds() + "s"

@@ -1,7 +1,8 @@
 package dev.jetsink.server.cli;
 
-import dev.jetsink.config.ConfigKey;
-import dev.jetsink.nats.ConnectionSettings;
+import dev.jetsink.internal.config.ConfigKey;
+import dev.jetsink.internal.config.SubjectTemplate;
+import dev.jetsink.internal.nats.ConnectionSettings;
 import dev.jetsink.server.Main;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -104,6 +105,11 @@ public final class StreamPlanCommand implements Callable<Integer> {
     private StreamPlan plan() {
         int timeout = ackTimeoutSecs();
         check(ConfigKey.SUBJECT.rule().check("--subject", subject));
+        try {
+            SubjectTemplate.parseForEitherKind("--subject", subject);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         String name = stream.orElse(DEFAULT_STREAM);
         check(ConfigKey.JETSTREAM_STREAM_NAME.rule().check("--stream", name));
         if (name.isEmpty()) {

@@ -1,8 +1,8 @@
 package dev.jetsink.server.cli;
 
-import dev.jetsink.config.ConfigKey;
-import dev.jetsink.config.QueueLimit;
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.ConfigKey;
+import dev.jetsink.internal.config.QueueLimit;
+import dev.jetsink.internal.config.TargetKind;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.Optional;
@@ -20,6 +20,12 @@ public final class StreamPlanReport {
     }
 
     void print(PrintWriter out) {
+        if (plan.templated()) {
+            out.println("stream subjects");
+            out.println("  " + plan.streamSubject() + "  (every subject the template " + plan.subject() + " yields;"
+                + " a stream listing less fails validation)");
+            out.println();
+        }
         out.println("duplicate window");
         out.println("  required: " + plan.duplicateWindow().toSeconds() + "s  (" + plan.windowFormula() + ")");
         out.println("  a smaller window fails stream validation; raise it whenever the ack timeout is raised");

@@ -1,15 +1,15 @@
 package dev.jetsink.server.demo;
 
-import dev.jetsink.config.ConfigLoader;
-import dev.jetsink.config.JetsinkConfig;
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.ConfigLoader;
+import dev.jetsink.internal.config.JetsinkConfig;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.target.FailedEventStore;
+import dev.jetsink.internal.target.NatsTarget;
 import dev.jetsink.server.Daemon;
 import dev.jetsink.server.Main;
 import dev.jetsink.server.cli.LogSetup;
 import dev.jetsink.server.cli.StatusCommand;
 import dev.jetsink.server.http.HttpJson;
-import dev.jetsink.target.FailedEventStore;
-import dev.jetsink.target.NatsTarget;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
@@ -84,7 +84,7 @@ public final class DemoCommand implements Callable<Integer> {
             out.printf("nats-server %s (JetStream, store %s)%n", broker.url(), work.resolve("nats/store"));
             DemoStream.provision(admin);
             out.printf("stream %s: file storage, duplicate window %d s (ack timeout %d s)%n", DemoStream.NAME,
-                dev.jetsink.nats.DuplicateWindow.requiredSeconds(DemoStream.ACK_TIMEOUT_SECS), DemoStream.ACK_TIMEOUT_SECS);
+                dev.jetsink.internal.nats.DuplicateWindow.requiredSeconds(DemoStream.ACK_TIMEOUT_SECS), DemoStream.ACK_TIMEOUT_SECS);
             daemon = Daemon.start(config(broker.url(), work.resolve("queue")));
             URI base = URI.create("http://127.0.0.1:" + daemon.address().getPort());
             out.printf("jetsink listening on %s (notify -> %s, audit -> %s)%n", base, DemoStream.NOTIFY_SUBJECT,

@@ -1,7 +1,7 @@
 package dev.jetsink.server.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jetsink.nats.DuplicateWindow;
+import dev.jetsink.internal.nats.DuplicateWindow;
 import dev.jetsink.server.http.HttpJson;
 import io.nats.client.Connection;
 import io.nats.client.IterableConsumer;

@@ -1,6 +1,6 @@
 package dev.jetsink.server.http;
 
-import dev.jetsink.config.Secret;
+import dev.jetsink.internal.config.Secret;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;

@@ -1,8 +1,8 @@
 package dev.jetsink.server.http;
 
-import dev.jetsink.config.TargetConfig;
-import dev.jetsink.target.NatsTarget;
-import dev.jetsink.target.TargetHealth;
+import dev.jetsink.internal.config.TargetConfig;
+import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.target.TargetHealth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.jetsink.server.http;
 
-import dev.jetsink.config.HttpSettings;
+import dev.jetsink.internal.config.HttpSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;

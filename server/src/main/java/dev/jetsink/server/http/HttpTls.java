@@ -1,8 +1,8 @@
 package dev.jetsink.server.http;
 
-import dev.jetsink.config.HttpSettings;
-import dev.jetsink.nats.PemTls;
-import dev.jetsink.nats.TlsMaterialException;
+import dev.jetsink.internal.config.HttpSettings;
+import dev.jetsink.internal.nats.PemTls;
+import dev.jetsink.internal.nats.TlsMaterialException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

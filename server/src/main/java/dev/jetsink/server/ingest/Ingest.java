@@ -1,17 +1,18 @@
 package dev.jetsink.server.ingest;
 
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.EventParser;
 import dev.jetsink.event.MalformedEventException;
-import dev.jetsink.event.OutboundEvent;
-import dev.jetsink.queue.QueueFullException;
-import dev.jetsink.queue.QueueStoreException;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventParser;
+import dev.jetsink.TraceContext;
+import dev.jetsink.internal.event.OutboundEvent;
+import dev.jetsink.internal.queue.QueueFullException;
+import dev.jetsink.internal.queue.QueueStoreException;
+import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.target.TargetAdmission;
+import dev.jetsink.internal.target.TargetUnavailableException;
+import dev.jetsink.internal.target.Targets;
+import dev.jetsink.internal.time.LogThrottle;
 import dev.jetsink.server.http.HttpJson;
-import dev.jetsink.target.NatsTarget;
-import dev.jetsink.target.TargetAdmission;
-import dev.jetsink.target.TargetUnavailableException;
-import dev.jetsink.target.Targets;
-import dev.jetsink.time.LogThrottle;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,9 +86,11 @@ public final class Ingest {
     /**
      * Queues {@code body} on the targets of {@code kind} (all of them, or the one named {@code id}).
      * The result completes when every append is durable (on the queue writer's thread; no request
-     * thread waits for the fsync) or is refused; it never completes exceptionally.
+     * thread waits for the fsync) or is refused; it never completes exceptionally. Every event of
+     * the body carries {@code trace}, the request's W3C trace context (issue #15).
      */
-    CompletableFuture<IngestResult> accept(TargetKind kind, Optional<String> id, byte[] body) {
+    CompletableFuture<IngestResult> accept(TargetKind kind, Optional<String> id, byte[] body,
+                                           Optional<TraceContext> trace) {
         List<NatsTarget> addressed = addressed(kind, id);
         if (addressed.isEmpty()) {
             return CompletableFuture.completedFuture(unknown(kind, id));
@@ -96,6 +99,9 @@ public final class Ingest {
         try {
             events = EventParser.forKind(kind).parse(body);
             checkMetadata(events);
+            if (trace.isPresent()) {
+                events = events.stream().map(e -> e.withTrace(trace)).toList();
+            }
         } catch (MalformedEventException e) {
             // The message never quotes body content (MalformedEventException), so it is safe to log.
             log.warn("ingest rejected a malformed body kind={} target={} error=\"{}\"", kind.label(),

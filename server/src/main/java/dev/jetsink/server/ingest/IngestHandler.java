@@ -1,7 +1,8 @@
 package dev.jetsink.server.ingest;
 
-import dev.jetsink.config.TargetKind;
-import dev.jetsink.event.EventParser;
+import dev.jetsink.TraceContext;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventParser;
 import dev.jetsink.server.http.BearerToken;
 import dev.jetsink.server.http.BodyBudget;
 import dev.jetsink.server.http.BodyReader;
@@ -109,7 +110,9 @@ public final class IngestHandler extends Handler.Abstract {
                 return DONE;
             }
             // Completes on the queue writer's thread after the fsync; no request thread waits.
-            return ingest.accept(kind, target, complete.body()).thenAcceptAsync(result -> {
+            Optional<TraceContext> trace = TraceContext.parse(request.getHeaders().get("traceparent"),
+                request.getHeaders().get("tracestate"));
+            return ingest.accept(kind, target, complete.body(), trace).thenAcceptAsync(result -> {
                 if (result instanceof IngestResult.Accepted a) {
                     metrics.accepted();
                     checkCount(request, a.events());

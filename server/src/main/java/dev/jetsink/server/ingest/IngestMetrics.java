@@ -1,6 +1,6 @@
 package dev.jetsink.server.ingest;
 
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,8 +1,6 @@
 package dev.jetsink.server.admin;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jetsink.config.TargetKind;
+import dev.jetsink.internal.config.TargetKind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The record of admin-applied targets under {@code JETSINK_DATA_DIR} (SPEC §10). */
 class AppliedTargetStoreTest {

@@ -1,12 +1,12 @@
 package dev.jetsink.server.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jetsink.config.Secret;
+import dev.jetsink.internal.config.Secret;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The token forms real senders produce (FORMATS.md, "Senders"). */
 class BearerTokenTest {

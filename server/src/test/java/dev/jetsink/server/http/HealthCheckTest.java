@@ -1,14 +1,14 @@
 package dev.jetsink.server.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jetsink.target.TargetHealth;
+import dev.jetsink.internal.target.TargetHealth;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The bound on the whole health answer (SPEC §6), with a check that never finishes. */
 class HealthCheckTest {

@@ -1,0 +1,99 @@
+package dev.jetsink.internal.config;
+
+import dev.jetsink.MsgIdMode;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The keys of a NATS target (§2.1), declared once: parsing, validation, {@code check-config}
+ * and unknown-key detection all read this table.
+ */
+public enum ConfigKey {
+    ENABLE("off", true, false, ValueRule.BOOLEAN),
+    ADDRESS(null, true, false, ValueRule.ADDRESS),
+    SUBJECT(null, true, false, ValueRule.SUBJECT),
+    USERNAME(null, true, false, ValueRule.TEXT),
+    PASSWORD(null, true, true, ValueRule.TEXT),
+    TOKEN(null, true, true, ValueRule.TEXT),
+    CREDENTIALS_FILE(null, true, false, ValueRule.ABSOLUTE_PATH),
+    TLS_CA(null, true, false, ValueRule.ABSOLUTE_PATH),
+    TLS_CLIENT_CERT(null, true, false, ValueRule.ABSOLUTE_PATH),
+    TLS_CLIENT_KEY(null, true, false, ValueRule.ABSOLUTE_PATH),
+    TLS_REQUIRED("off", true, false, ValueRule.BOOLEAN),
+    QUEUE_DIR(null, true, false, ValueRule.ABSOLUTE_PATH),
+    QUEUE_LIMIT(Long.toString(QueueLimit.DEFAULT), true, false, ValueRule.QUEUE_LIMIT),
+    JETSTREAM_ENABLE("off", true, false, ValueRule.BOOLEAN),
+    JETSTREAM_STREAM_NAME(null, true, false, ValueRule.STREAM_NAME),
+    JETSTREAM_ACK_TIMEOUT_SECS("30", true, false,
+        ValueRule.intRange(10, 120, "jetstream_ack_timeout_secs must be between 10 and 120 seconds")),
+    COMMENT(null, false, false, ValueRule.TEXT),
+    PUBLISH_WINDOW("1024", true, false,
+        ValueRule.intRange(1, 4096, "publish_window must be between 1 and 4096")),
+    MSG_ID("content", true, false, (key, value) -> MsgIdMode.parse(value).isPresent() ? Optional.empty()
+        : Optional.of(key + " must be content or random: " + value));
+
+    private static final List<ConfigKey> LONGEST_FIRST = Arrays.stream(values())
+        .sorted(Comparator.comparingInt((ConfigKey k) -> k.name().length()).reversed())
+        .toList();
+
+    private final String defaultValue;
+    private final boolean hasEnvForm;
+    private final boolean secret;
+    private final ValueRule rule;
+
+    ConfigKey(String defaultValue, boolean hasEnvForm, boolean secret, ValueRule rule) {
+        this.defaultValue = defaultValue;
+        this.hasEnvForm = hasEnvForm;
+        this.secret = secret;
+        this.rule = rule;
+    }
+
+    /** Lower snake name used in config keys and admin {@code key_values}, e.g. {@code queue_dir}. */
+    public String keyName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The value used when the key is not set, empty for keys without default. */
+    public Optional<String> defaultValue() {
+        return Optional.ofNullable(defaultValue);
+    }
+
+    /** Whether the key can be set by environment variable ({@code comment} cannot). */
+    public boolean hasEnvForm() {
+        return hasEnvForm;
+    }
+
+    /** Whether the value is a secret, printed as {@code ***}. */
+    public boolean isSecret() {
+        return secret;
+    }
+
+    /** The check applied to the key's own value. */
+    public ValueRule rule() {
+        return rule;
+    }
+
+    /** Variable of this key for instance {@code suffix} (empty suffix = unsuffixed). */
+    public String variable(TargetKind kind, String suffix) {
+        String base = kind.variable(keyName());
+        return suffix.isEmpty() ? base : base + "_" + suffix;
+    }
+
+    /** Keys ordered longest name first, the matching order of §2.2. */
+    public static List<ConfigKey> longestFirst() {
+        return LONGEST_FIRST;
+    }
+
+    /** The key whose {@link #keyName()} is {@code keyName}. */
+    public static Optional<ConfigKey> fromKeyName(String keyName) {
+        for (ConfigKey k : values()) {
+            if (k.keyName().equals(keyName)) {
+                return Optional.of(k);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,137 @@
+package dev.jetsink.internal.config;
+
+import dev.jetsink.ConfigProblem;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The entry point of configuration: merges the config file and the environment (the environment
+ * wins), splits both kinds into targets, validates everything and reports every problem at once.
+ */
+public final class ConfigLoader {
+    private ConfigLoader() {
+    }
+
+    /** Resolves {@code env} over the optional {@code file}. Never throws for bad input. */
+    public static LoadedConfig load(Map<String, String> env, Optional<Path> file) {
+        List<ConfigProblem> errors = new ArrayList<>();
+        List<ConfigProblem> warnings = new ArrayList<>();
+        Map<String, String> merged = new LinkedHashMap<>();
+        file.map(ConfigFile::read).ifPresent(contents -> {
+            merged.putAll(contents.variables());
+            errors.addAll(contents.problems());
+        });
+        merged.putAll(env);
+
+        List<TargetConfig> targets = new ArrayList<>();
+        for (TargetKind kind : TargetKind.values()) {
+            TargetVariables.Split split = TargetVariables.split(kind, merged);
+            errors.addAll(split.problems());
+            for (TargetInput input : split.instances()) {
+                TargetValidation v = TargetValidator.validate(input);
+                errors.addAll(v.errors());
+                warnings.addAll(v.warnings());
+                v.target().ifPresent(targets::add);
+            }
+        }
+        Globals globals = new Globals(merged, errors);
+        unknownDaemonVariables(merged, errors);
+        BigDecimal scale = new BigDecimal(globals.get(GlobalSetting.BACKOFF_SCALE));
+        if (scale.compareTo(BigDecimal.ONE) != 0) {
+            warnings.add(ConfigProblem.warning("daemon", GlobalSetting.BACKOFF_SCALE.variable(),
+                "JETSINK_BACKOFF_SCALE is " + globals.get(GlobalSetting.BACKOFF_SCALE)
+                    + ": retry sleeps are scaled (for tests and drills only)"));
+        }
+        DaemonSettings daemon = new DaemonSettings(
+            globals.get(GlobalSetting.HTTP_ADDRESS),
+            globals.optional(GlobalSetting.ADMIN_TOKEN).map(Secret::new),
+            globals.optional(GlobalSetting.INGEST_TOKEN).map(Secret::new),
+            globals.optional(GlobalSetting.DATA_DIR).map(Path::of),
+            DaemonSettings.LogFormat.valueOf(globals.get(GlobalSetting.LOG_FORMAT).toUpperCase(Locale.ROOT)),
+            scale.doubleValue(),
+            httpSettings(globals, errors));
+        JetsinkConfig config = new JetsinkConfig(targets,
+            globals.kindSwitch(GlobalSetting.NOTIFY_ENABLE, TargetKind.NOTIFY, targets),
+            globals.kindSwitch(GlobalSetting.AUDIT_ENABLE, TargetKind.AUDIT, targets),
+            Integer.parseInt(globals.get(GlobalSetting.NOTIFY_TARGET_STREAM_CONCURRENCY)),
+            daemon, warnings);
+        return new LoadedConfig(config, errors);
+    }
+
+    private static HttpSettings httpSettings(Globals globals, List<ConfigProblem> errors) {
+        Optional<Path> cert = globals.optional(GlobalSetting.HTTP_TLS_CERT).map(Path::of);
+        Optional<Path> key = globals.optional(GlobalSetting.HTTP_TLS_KEY).map(Path::of);
+        Optional<Path> clientCa = globals.optional(GlobalSetting.HTTP_TLS_CLIENT_CA).map(Path::of);
+        if (cert.isPresent() != key.isPresent()) {
+            GlobalSetting missing = cert.isPresent() ? GlobalSetting.HTTP_TLS_KEY : GlobalSetting.HTTP_TLS_CERT;
+            errors.add(ConfigProblem.value("daemon", missing.variable(),
+                "JETSINK_HTTP_TLS_CERT and JETSINK_HTTP_TLS_KEY must be set together"));
+        }
+        if (clientCa.isPresent() && cert.isEmpty()) {
+            errors.add(ConfigProblem.value("daemon", GlobalSetting.HTTP_TLS_CLIENT_CA.variable(),
+                "JETSINK_HTTP_TLS_CLIENT_CA needs TLS on the HTTP port (JETSINK_HTTP_TLS_CERT and JETSINK_HTTP_TLS_KEY)"));
+        }
+        Optional<HttpSettings.Tls> tls = cert.isPresent() && key.isPresent()
+            ? Optional.of(new HttpSettings.Tls(cert.get(), key.get(), clientCa)) : Optional.empty();
+        return new HttpSettings(
+            Duration.ofSeconds(Integer.parseInt(globals.get(GlobalSetting.HTTP_IDLE_TIMEOUT_SECS))),
+            Duration.ofSeconds(Integer.parseInt(globals.get(GlobalSetting.HTTP_REQUEST_TIMEOUT_SECS))),
+            Integer.parseInt(globals.get(GlobalSetting.HTTP_MAX_CONNECTIONS)),
+            Integer.parseInt(globals.get(GlobalSetting.HTTP_MAX_HEADER_BYTES)),
+            tls);
+    }
+
+    // A mistyped JETSINK_ variable would silently drop e.g. the admin token, so it is an error too.
+    private static void unknownDaemonVariables(Map<String, String> variables, List<ConfigProblem> errors) {
+        List<String> known = GlobalSetting.daemonVariables();
+        variables.keySet().stream()
+            .filter(name -> name.startsWith(GlobalSetting.DAEMON_PREFIX) && !known.contains(name))
+            .sorted()
+            .forEach(name -> errors.add(new ConfigProblem("daemon", name,
+                KeySuggestion.unknownKeyMessage(name, KeySuggestion.nearest(name, known)),
+                ConfigProblem.Category.UNKNOWN_KEY)));
+    }
+
+    /** Global values, each validated once; an invalid value is reported and read as its default. */
+    private static final class Globals {
+        private final Map<GlobalSetting, String> values = new LinkedHashMap<>();
+
+        Globals(Map<String, String> variables, List<ConfigProblem> errors) {
+            for (GlobalSetting s : GlobalSetting.values()) {
+                String raw = variables.get(s.variable());
+                if (raw == null || raw.isBlank()) {
+                    continue;
+                }
+                String value = raw.trim();
+                Optional<String> problem = s.rule().check(s.variable(), value);
+                if (problem.isPresent()) {
+                    String target = s.variable().startsWith(GlobalSetting.DAEMON_PREFIX) ? "daemon" : "global";
+                    errors.add(ConfigProblem.value(target, s.variable(), problem.get()));
+                } else {
+                    values.put(s, value);
+                }
+            }
+        }
+
+        String get(GlobalSetting s) {
+            return optional(s).or(s::defaultValue).orElseThrow();
+        }
+
+        /** The kind-wide switch: as set, else on exactly when a target of the kind is enabled (§2.2). */
+        boolean kindSwitch(GlobalSetting s, TargetKind kind, List<TargetConfig> targets) {
+            return optional(s).flatMap(BooleanValue::parse)
+                .orElseGet(() -> targets.stream().anyMatch(t -> t.kind() == kind));
+        }
+
+        Optional<String> optional(GlobalSetting s) {
+            return Optional.ofNullable(values.get(s));
+        }
+    }
+}

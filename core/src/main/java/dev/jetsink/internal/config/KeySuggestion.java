@@ -1,0 +1,84 @@
+package dev.jetsink.internal.config;
+
+import java.util.Collection;
+import java.util.Optional;
+
+/** "Did you mean": the known name nearest to a mistyped one, by edit distance. */
+final class KeySuggestion {
+    private KeySuggestion() {
+    }
+
+    /** The known name closest to {@code unknown}, if it is close enough to be a typo. */
+    public static Optional<String> nearest(String unknown, Collection<String> known) {
+        return best(unknown, known).filter(m -> closeEnough(unknown, m.distance)).map(m -> m.name);
+    }
+
+    /**
+     * For a variable under a kind's prefix: the nearest known variable, carrying over an instance
+     * suffix, so {@code ..._JETSTREM_ENABLE_PRIMARY} suggests {@code ..._JETSTREAM_ENABLE_PRIMARY}.
+     */
+    public static Optional<String> forTargetVariable(TargetKind kind, String variable) {
+        String rest = variable.substring(kind.envPrefix().length());
+        Collection<String> keys = java.util.Arrays.stream(ConfigKey.values())
+            .filter(ConfigKey::hasEnvForm).map(k -> k.name()).toList();
+        String bestVariable = null;
+        int bestDistance = Integer.MAX_VALUE;
+        // Whole remainder first, then ever shorter heads: on a tie the longer head wins.
+        for (int cut = rest.length(); cut > 0; cut = rest.lastIndexOf('_', cut - 1)) {
+            String head = rest.substring(0, cut);
+            String suffix = cut < rest.length() ? rest.substring(cut + 1) : "";
+            if (cut < rest.length() && suffix.isEmpty()) {
+                continue;
+            }
+            Optional<Match> m = best(head, keys);
+            if (m.isPresent() && m.get().distance < bestDistance && closeEnough(head, m.get().distance)) {
+                bestDistance = m.get().distance;
+                bestVariable = kind.envPrefix() + m.get().name + (suffix.isEmpty() ? "" : "_" + suffix);
+            }
+        }
+        return Optional.ofNullable(bestVariable);
+    }
+
+    /** The unknown-key text of §2.3, with a suggestion when one is close. */
+    static String unknownKeyMessage(String name, Optional<String> suggestion) {
+        return "unknown configuration key " + name + suggestion.map(s -> " (did you mean " + s + "?)").orElse("");
+    }
+
+    private record Match(String name, int distance) {
+    }
+
+    private static Optional<Match> best(String unknown, Collection<String> known) {
+        Match best = null;
+        for (String k : known) {
+            int d = distance(unknown, k);
+            if (best == null || d < best.distance) {
+                best = new Match(k, d);
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    // A typo is a few edits, and never half the word.
+    private static boolean closeEnough(String unknown, int distance) {
+        return distance > 0 && distance <= 3 && distance * 2 < unknown.length();
+    }
+
+    static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}

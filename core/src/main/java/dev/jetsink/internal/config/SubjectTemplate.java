@@ -1,0 +1,267 @@
+package dev.jetsink.internal.config;
+
+import dev.jetsink.internal.event.EventMetadata;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A target's {@code SUBJECT} with placeholders (issue #15), resolved once per event at enqueue.
+ *
+ * <p>Placeholders are whole subject tokens: {@code {bucket}}, {@code {event}} (two tokens: the
+ * event name without {@code s3:}, its parts joined by dots, e.g. {@code ObjectCreated.Put}),
+ * {@code {key_prefix:N}} (notify only, last token only: the first 1 to N segments of the decoded
+ * object key), {@code {api}} (audit only: the API name) and {@code {target}} (the target's id).
+ *
+ * <p>Every value becomes tokens by {@link #encode}: characters outside {@code [A-Za-z0-9_-]} are
+ * percent-encoded as UTF-8, so a value never adds or splits tokens; the empty value is {@code _}
+ * and a value that is exactly {@code _} is {@code %5F}, so {@link #decode} restores every value.
+ * A token longer than {@value #MAX_TOKEN_CHARS} characters is cut and ends with {@code ~} (a
+ * character the encoding never produces), which keeps subjects within the server's control line.
+ *
+ * <p>{@link #captureSpace()} is the subject space the template can produce: a {@code *} per
+ * single-token placeholder, {@code *.*} for {@code {event}}, {@code >} for {@code {key_prefix}}.
+ */
+public final class SubjectTemplate {
+    /** Longest encoded token; longer ones are cut and marked with {@code ~}. */
+    public static final int MAX_TOKEN_CHARS = 240;
+    /** Largest N of {@code {key_prefix:N}}. */
+    public static final int MAX_KEY_SEGMENTS = 8;
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)(?::([0-9]+))?}");
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private enum Kind { LITERAL, BUCKET, EVENT, KEY_PREFIX, API, TARGET }
+
+    private record Part(Kind kind, String literal, int segments) {
+    }
+
+    private final String text;
+    private final List<Part> parts;
+
+    private SubjectTemplate(String text, List<Part> parts) {
+        this.text = text;
+        this.parts = List.copyOf(parts);
+    }
+
+    /**
+     * Parses {@code subject} for a target of {@code kind}. A subject without placeholders is a
+     * template that always resolves to itself.
+     *
+     * @throws IllegalArgumentException naming the placeholder (or brace) that cannot yield a
+     *                                  valid subject; the message starts with {@code key}
+     */
+    public static SubjectTemplate parse(String key, String subject, TargetKind kind) {
+        List<Part> parts = new ArrayList<>();
+        String[] tokens = subject.split("\\.", -1);
+        for (int i = 0; i < tokens.length; i++) {
+            String token = tokens[i];
+            Matcher m = PLACEHOLDER.matcher(token);
+            if (!m.matches()) {
+                if (token.indexOf('{') >= 0 || token.indexOf('}') >= 0) {
+                    throw new IllegalArgumentException(key + ": a placeholder must be a whole subject token,"
+                        + " one of {bucket}, {event}, {key_prefix:N}, {api}, {target}: " + quote(token));
+                }
+                parts.add(new Part(Kind.LITERAL, token, 1));
+                continue;
+            }
+            String name = m.group(1);
+            String arg = m.group(2);
+            Kind k = switch (name) {
+                case "bucket" -> Kind.BUCKET;
+                case "event" -> Kind.EVENT;
+                case "key_prefix" -> Kind.KEY_PREFIX;
+                case "api" -> Kind.API;
+                case "target" -> Kind.TARGET;
+                default -> throw new IllegalArgumentException(key + ": unknown placeholder {" + name
+                    + "}; known: {bucket}, {event}, {key_prefix:N}, {api}, {target}");
+            };
+            if (k == Kind.KEY_PREFIX) {
+                int n = arg == null ? -1 : parseSegments(arg);
+                if (n < 1 || n > MAX_KEY_SEGMENTS) {
+                    throw new IllegalArgumentException(key + ": {key_prefix:N} needs N between 1 and "
+                        + MAX_KEY_SEGMENTS + ": " + quote(token));
+                }
+                if (kind == TargetKind.AUDIT) {
+                    throw new IllegalArgumentException(key + ": {key_prefix:" + n + "} is for notify targets;"
+                        + " audit entries have no object key (use {api} or {bucket})");
+                }
+                if (i != tokens.length - 1) {
+                    throw new IllegalArgumentException(key + ": {key_prefix:" + n + "} must be the last token"
+                        + " (it yields 1 to " + n + " tokens): " + quote(subject));
+                }
+                parts.add(new Part(k, "", n));
+                continue;
+            }
+            if (arg != null) {
+                throw new IllegalArgumentException(key + ": {" + name + "} takes no argument: " + quote(token));
+            }
+            if (k == Kind.API && kind != TargetKind.AUDIT) {
+                throw new IllegalArgumentException(key + ": {api} is for audit targets (notify events have no API"
+                    + " name; use {event})");
+            }
+            parts.add(new Part(k, "", k == Kind.EVENT ? 2 : 1));
+        }
+        return new SubjectTemplate(subject, parts);
+    }
+
+    /**
+     * Parses a subject given without its target (stream-plan's {@code --subject}): a template
+     * with {@code {api}} is an audit target's, any other a notify target's.
+     */
+    public static SubjectTemplate parseForEitherKind(String key, String subject) {
+        return parse(key, subject, subject.contains("{api}") ? TargetKind.AUDIT : TargetKind.NOTIFY);
+    }
+
+    private static int parseSegments(String arg) {
+        try {
+            return Integer.parseInt(arg);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Whether any placeholder appears; a plain subject needs nothing stored per entry. */
+    public boolean hasPlaceholders() {
+        return parts.stream().anyMatch(p -> p.kind() != Kind.LITERAL);
+    }
+
+    /** The subject as configured. */
+    public String text() {
+        return text;
+    }
+
+    /** The subject for one event of target {@code targetId}. */
+    public String resolve(EventMetadata m, String targetId) {
+        StringBuilder b = new StringBuilder(text.length() + 32);
+        for (Part p : parts) {
+            if (!b.isEmpty()) {
+                b.append('.');
+            }
+            switch (p.kind()) {
+                case LITERAL -> b.append(p.literal());
+                case BUCKET -> b.append(encode(m.bucket()));
+                case API -> b.append(encode(m.object()));
+                case TARGET -> b.append(encode(TargetConfig.DEFAULT_ID.equals(targetId) ? "" : targetId));
+                case EVENT -> appendEvent(b, m.eventName());
+                case KEY_PREFIX -> appendKeyPrefix(b, m.object(), p.segments());
+                default -> throw new IllegalStateException(p.kind().name());
+            }
+        }
+        return b.toString();
+    }
+
+    private static void appendEvent(StringBuilder b, String eventName) {
+        String name = eventName.startsWith("s3:") ? eventName.substring(3) : eventName;
+        int colon = name.indexOf(':');
+        if (colon < 0) {
+            b.append(encode(name)).append(".").append(encode(""));
+        } else {
+            b.append(encode(name.substring(0, colon))).append('.').append(encode(name.substring(colon + 1)));
+        }
+    }
+
+    private static void appendKeyPrefix(StringBuilder b, String key, int n) {
+        String[] segments = key.split("/", -1);
+        int count = Math.min(n, segments.length);
+        for (int i = 0; i < count; i++) {
+            if (i > 0) {
+                b.append('.');
+            }
+            b.append(encode(segments[i]));
+        }
+    }
+
+    /**
+     * The subjects this template can produce, as one subject filter: each single-token
+     * placeholder a {@code *}, {@code {event}} {@code *.*}, {@code {key_prefix:N}} {@code >}.
+     */
+    public String captureSpace() {
+        StringBuilder b = new StringBuilder();
+        for (Part p : parts) {
+            if (!b.isEmpty()) {
+                b.append('.');
+            }
+            switch (p.kind()) {
+                case LITERAL -> b.append(p.literal());
+                case EVENT -> b.append("*.*");
+                case KEY_PREFIX -> b.append('>');
+                default -> b.append('*');
+            }
+        }
+        return b.toString();
+    }
+
+    /** One value as subject tokens' text: see the class comment. Never empty, never contains a dot. */
+    public static String encode(String value) {
+        if (value.isEmpty()) {
+            return "_";
+        }
+        if (value.equals("_")) {
+            return "%5F";
+        }
+        StringBuilder b = new StringBuilder(value.length() + 8);
+        List<Integer> ends = new ArrayList<>(); // where each character's encoding ends in b
+        for (int i = 0; i < value.length(); i += Character.charCount(value.codePointAt(i))) {
+            String character = new String(Character.toChars(value.codePointAt(i)));
+            for (byte x : character.getBytes(StandardCharsets.UTF_8)) {
+                int c = x & 0xFF;
+                if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') {
+                    b.append((char) c);
+                } else {
+                    b.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
+                }
+            }
+            ends.add(b.length());
+        }
+        if (b.length() <= MAX_TOKEN_CHARS) {
+            return b.toString();
+        }
+        // cut after the last whole character that leaves room for the mark
+        int cut = 0;
+        for (int end : ends) {
+            if (end > MAX_TOKEN_CHARS - 1) {
+                break;
+            }
+            cut = end;
+        }
+        b.setLength(cut);
+        return b.append('~').toString();
+    }
+
+    /**
+     * The value {@link #encode} made {@code token} from; empty for a token cut with {@code ~}.
+     */
+    public static Optional<String> decode(String token) {
+        if (token.endsWith("~")) {
+            return Optional.empty();
+        }
+        if (token.equals("_")) {
+            return Optional.of("");
+        }
+        byte[] out = new byte[token.length()];
+        int n = 0;
+        for (int i = 0; i < token.length(); i++) {
+            char c = token.charAt(i);
+            if (c == '%' && i + 2 < token.length()) {
+                out[n++] = (byte) Integer.parseInt(token.substring(i + 1, i + 3), 16);
+                i += 2;
+            } else {
+                out[n++] = (byte) c;
+            }
+        }
+        return Optional.of(new String(out, 0, n, StandardCharsets.UTF_8));
+    }
+
+    private static String quote(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.jetsink.internal.config;
+
+import dev.jetsink.MsgIdMode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One enabled, validated NATS target (§2.1). Secrets are {@link Secret}s, so this record's
+ * {@code toString()} prints them as {@code ***}.
+ *
+ * @param kind             notify or audit
+ * @param id               instance id, lower-cased; {@code _} for the default instance
+ * @param servers          jnats server URLs parsed from {@code address}
+ * @param subject          publish subject
+ * @param username         user for user/password auth
+ * @param password         password for user/password auth
+ * @param token            token auth
+ * @param credentialsFile  NATS {@code .creds} file
+ * @param tlsCa            PEM CA bundle
+ * @param tlsClientCert    PEM client certificate
+ * @param tlsClientKey     PKCS#8 client key
+ * @param tlsRequired      require TLS even without TLS files
+ * @param queueDir         store-and-forward queue root (the target's own directory is {@link #queuePath()})
+ * @param queueLimit       max live queue entries
+ * @param jetstreamEnabled whether the JetStream path is on (§5)
+ * @param streamName       stream to publish to; present whenever {@code jetstreamEnabled}
+ * @param ackTimeout       per-attempt deadline, 10..120 s
+ * @param comment          free text
+ * @param publishWindow    JetStream publishes in flight, 1..4096
+ * @param msgIdMode        content-derived (default) or random {@code Nats-Msg-Id}s
+ */
+public record TargetConfig(
+    TargetKind kind,
+    String id,
+    List<String> servers,
+    String subject,
+    Optional<String> username,
+    Optional<Secret> password,
+    Optional<Secret> token,
+    Optional<Path> credentialsFile,
+    Optional<Path> tlsCa,
+    Optional<Path> tlsClientCert,
+    Optional<Path> tlsClientKey,
+    boolean tlsRequired,
+    Optional<Path> queueDir,
+    long queueLimit,
+    boolean jetstreamEnabled,
+    Optional<String> streamName,
+    Duration ackTimeout,
+    Optional<String> comment,
+    int publishWindow,
+    MsgIdMode msgIdMode) {
+
+    /** Id of the instance configured by unsuffixed variables. */
+    public static final String DEFAULT_ID = "_";
+
+    public TargetConfig {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(id, "id");
+        servers = List.copyOf(servers);
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(ackTimeout, "ackTimeout");
+        Objects.requireNonNull(msgIdMode, "msgIdMode");
+        if (jetstreamEnabled && (streamName.isEmpty() || queueDir.isEmpty())) {
+            throw new IllegalArgumentException("the JetStream path needs a stream name and a queue dir");
+        }
+    }
+
+    /** {@code notify primary:nats}: how logs, metrics and the CLI name the target. */
+    /** {@link #subject} parsed; validation has already accepted it. */
+    public SubjectTemplate subjectTemplate() {
+        return SubjectTemplate.parse("subject", subject, kind);
+    }
+
+    public String displayId() {
+        return kind.label() + " " + id + ":nats";
+    }
+
+    /** {@code arn:rustfs:sqs::primary:nats}. */
+    public String arn() {
+        return "arn:rustfs:sqs::" + id + ":nats";
+    }
+
+    /** {@code core} or {@code jetstream}. */
+    public String path() {
+        return jetstreamEnabled ? "jetstream" : "core";
+    }
+
+    /** The id made safe for a directory name: characters outside {@code [a-z0-9_-]} become {@code _}. */
+    public String sanitizedId() {
+        return sanitize(id);
+    }
+
+    /** This target's queue directory, {@code <queue_dir>/<kind>-nats-<sanitised id>}, when it has a queue. */
+    public Optional<Path> queuePath() {
+        return queueDir.map(d -> d.resolve(kind.label() + "-nats-" + sanitizedId()));
+    }
+
+    static String sanitize(String id) {
+        return id.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9_-]", "_");
+    }
+}

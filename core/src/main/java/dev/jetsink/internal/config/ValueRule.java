@@ -1,0 +1,81 @@
+package dev.jetsink.internal.config;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The check one key applies to its own value, before any rule that looks at several keys.
+ * Returns the error text, or empty when the value is acceptable. Messages never echo the value
+ * of a secret key (the table only gives secrets {@link #TEXT}).
+ */
+@FunctionalInterface
+public interface ValueRule {
+
+    Optional<String> check(String keyName, String value);
+
+    /** Any text. */
+    ValueRule TEXT = (key, value) -> Optional.empty();
+
+    /** on/off and the other accepted spellings. */
+    ValueRule BOOLEAN = (key, value) -> BooleanValue.parse(value).isPresent()
+        ? Optional.empty() : Optional.of(BooleanValue.invalid(key, value));
+
+    /** An absolute file-system path. */
+    ValueRule ABSOLUTE_PATH = (key, value) -> {
+        try {
+            return Path.of(value).isAbsolute() ? Optional.empty()
+                : Optional.of(key + " must be an absolute path: " + value);
+        } catch (RuntimeException e) {
+            return Optional.of(key + " is not a valid path: " + value);
+        }
+    };
+
+    /** Server list: {@code host:port} or comma-separated {@code nats://}/{@code tls://} URLs. */
+    ValueRule ADDRESS = (key, value) -> ServerAddress.parse(value).isPresent() ? Optional.empty()
+        : Optional.of(key + " must be host:port or a comma-separated list of nats:// or tls:// URLs"
+            + " (without credentials): " + ServerAddress.redacted(value));
+
+    /** A publish subject: no whitespace, no wildcards, no empty tokens. */
+    ValueRule SUBJECT = new ValueRule() {
+        private final Pattern whitespace = Pattern.compile("\\s");
+
+        @Override
+        public Optional<String> check(String key, String value) {
+            if (whitespace.matcher(value).find()) {
+                return Optional.of(key + " must not contain whitespace: " + value);
+            }
+            if (value.contains("*") || value.contains(">")) {
+                return Optional.of(key + " must not contain wildcards (*, >): " + value);
+            }
+            if (value.startsWith(".") || value.endsWith(".") || value.contains("..")) {
+                return Optional.of(key + " must not have empty tokens: " + value);
+            }
+            return Optional.empty();
+        }
+    };
+
+    /**
+     * A stream name NATS accepts: no whitespace, {@code .}, {@code *} or {@code >}; also no path
+     * separators, because the server turns the name into a directory.
+     */
+    ValueRule STREAM_NAME = (key, value) -> value.chars().anyMatch(c -> Character.isWhitespace(c)
+            || c == '.' || c == '*' || c == '>' || c == '/' || c == '\\')
+        ? Optional.of(key + " must not contain whitespace, '.', '*', '>', '/' or '\\': " + value)
+        : Optional.empty();
+
+    /** Unparsable, zero or negative means the default (§2.1), so never an error; see {@link QueueLimit}. */
+    ValueRule QUEUE_LIMIT = TEXT;
+
+    /** A whole number in {@code [min, max]}; {@code message} is the complete error text. */
+    static ValueRule intRange(int min, int max, String message) {
+        return (key, value) -> {
+            try {
+                int n = Integer.parseInt(value.trim());
+                return n >= min && n <= max ? Optional.empty() : Optional.of(message);
+            } catch (NumberFormatException e) {
+                return Optional.of(message);
+            }
+        };
+    }
+}

@@ -1,0 +1,54 @@
+package dev.jetsink.internal.event;
+
+import dev.jetsink.TraceContext;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An event ready to queue: its metadata, the exact bytes every publish of it will carry (the §3.2
+ * envelope, built once at enqueue), its content digest — the SHA-256 of the record's or entry's
+ * canonical form ({@link CanonicalJson}), from which each target derives a stable
+ * {@code Nats-Msg-Id} (issue #12) — and, for an embedder with its own event identity, the msg id
+ * to use instead ({@link #withMsgId}); and the W3C trace context it came with ({@link #withTrace}).
+ */
+public record OutboundEvent(EventMetadata metadata, byte[] payload, byte[] contentDigest, Optional<String> msgId,
+                            Optional<TraceContext> trace) {
+    public OutboundEvent {
+        Objects.requireNonNull(trace, "trace");
+        Objects.requireNonNull(metadata, "metadata");
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(contentDigest, "contentDigest");
+        Objects.requireNonNull(msgId, "msgId");
+        if (contentDigest.length != 32) {
+            throw new IllegalArgumentException("contentDigest must be a SHA-256 (32 bytes)");
+        }
+        msgId.ifPresent(MsgIds::check);
+    }
+
+    /** An event whose msg id each target derives from {@code contentDigest} (or mints, {@code MSG_ID=random}). */
+    public OutboundEvent(EventMetadata metadata, byte[] payload, byte[] contentDigest) {
+        this(metadata, payload, contentDigest, Optional.empty(), Optional.empty());
+    }
+
+    /** An event whose identity is its payload bytes (for payloads built outside {@link Envelopes}). */
+    public OutboundEvent(EventMetadata metadata, byte[] payload) {
+        this(metadata, payload, CanonicalJson.sha256().digest(Objects.requireNonNull(payload, "payload")));
+    }
+
+    /**
+     * This event with the caller's own {@code Nats-Msg-Id}, used by every target whatever its
+     * {@code MSG_ID} mode: 1 to 128 printable ASCII characters without spaces. The stream then
+     * stores each id once within its duplicate window, so a caller that sends an event again after
+     * a crash, with the same id, gets it stored once.
+     *
+     * @throws IllegalArgumentException when {@code id} is not a valid msg id ({@link MsgIds#check})
+     */
+    public OutboundEvent withMsgId(String id) {
+        return new OutboundEvent(metadata, payload, contentDigest, Optional.of(MsgIds.check(id)), trace);
+    }
+
+    /** This event with the trace context it arrived with, stored and published with it (issue #15). */
+    public OutboundEvent withTrace(Optional<TraceContext> context) {
+        return new OutboundEvent(metadata, payload, contentDigest, msgId, context);
+    }
+}

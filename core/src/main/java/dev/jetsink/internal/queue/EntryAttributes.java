@@ -1,0 +1,62 @@
+package dev.jetsink.internal.queue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a queue record stores beside the event besides its msg id: the replay count (issue #13),
+ * the subject resolved from a {@code SUBJECT} template at enqueue, and the W3C trace context the
+ * event arrived with (issue #15). Each is an optional attribute of the version 2 record, written
+ * only when present.
+ *
+ * @param replays     how often the entry was replayed from the failed store
+ * @param subject     the entry's own subject; empty means the target's configured subject
+ * @param traceparent a W3C {@code traceparent} value
+ * @param tracestate  a W3C {@code tracestate} value
+ */
+public record EntryAttributes(int replays, Optional<String> subject, Optional<String> traceparent,
+                              Optional<String> tracestate) {
+    /** Longest stored subject, in UTF-8 bytes. */
+    public static final int MAX_SUBJECT_BYTES = 4096;
+    /** Longest stored trace value (traceparent is 55 characters; tracestate is capped at 512 by W3C). */
+    public static final int MAX_TRACE_BYTES = 512;
+
+    /** No attribute: a first-time entry on the target's subject without trace context. */
+    public static final EntryAttributes NONE = new EntryAttributes(0, Optional.empty(), Optional.empty(), Optional.empty());
+
+    public EntryAttributes {
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(traceparent, "traceparent");
+        Objects.requireNonNull(tracestate, "tracestate");
+        if (replays < 0) {
+            throw new IllegalArgumentException("replays must not be negative: " + replays);
+        }
+        check(subject, MAX_SUBJECT_BYTES, "subject");
+        check(traceparent, MAX_TRACE_BYTES, "traceparent");
+        check(tracestate, MAX_TRACE_BYTES, "tracestate");
+    }
+
+    private static void check(Optional<String> value, int max, String name) {
+        if (value.isPresent() && (value.get().isEmpty() || value.get().getBytes(StandardCharsets.UTF_8).length > max)) {
+            throw new IllegalArgumentException(name + " must be 1 to " + max + " bytes");
+        }
+    }
+
+    /** Only a replay count. */
+    public static EntryAttributes replays(int replays) {
+        return replays == 0 ? NONE : new EntryAttributes(replays, Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    public EntryAttributes withReplays(int n) {
+        return new EntryAttributes(n, subject, traceparent, tracestate);
+    }
+
+    public EntryAttributes withSubject(Optional<String> s) {
+        return new EntryAttributes(replays, s, traceparent, tracestate);
+    }
+
+    public EntryAttributes withTrace(Optional<String> parent, Optional<String> state) {
+        return new EntryAttributes(replays, subject, parent, parent.isPresent() ? state : Optional.empty());
+    }
+}

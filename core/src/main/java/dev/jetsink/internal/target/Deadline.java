@@ -1,0 +1,23 @@
+package dev.jetsink.internal.target;
+
+import java.time.Duration;
+
+/**
+ * One deadline bounding a whole attempt (connect, validate, publish, ack) on monotonic time
+ * (SPEC §5.3): attempt deadlines use real time even when backoff sleeps use an injected clock.
+ */
+record Deadline(long expiresAtNanos) {
+
+    public static Deadline after(Duration d) {
+        return new Deadline(System.nanoTime() + d.toNanos());
+    }
+
+    /** Time left, never negative. */
+    public Duration remaining() {
+        return Duration.ofNanos(Math.max(0, expiresAtNanos - System.nanoTime()));
+    }
+
+    public boolean expired() {
+        return expiresAtNanos - System.nanoTime() <= 0;
+    }
+}

@@ -1,0 +1,41 @@
+package dev.jetsink.internal.target;
+
+import dev.jetsink.internal.nats.OutcomeClassifier;
+import dev.jetsink.internal.nats.Verdict;
+import dev.jetsink.internal.queue.QueueStore;
+import dev.jetsink.internal.time.Sleeper;
+import dev.jetsink.lifecycle.LifecycleListener;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Everything one target's dispatcher works with.
+ *
+ * @param target           display id, e.g. {@code notify primary:nats}
+ * @param subject          publish subject
+ * @param stream           configured stream (empty string on the Core path)
+ * @param failedStore      present on the JetStream path only: the Core path never writes it
+ * @param capturingStream  looks up which stream captures the subject now (for the 10060 warning)
+ * @param newestSeq        the newest sequence queued so far (an exhausted entry goes behind it)
+ */
+record DeliveryContext(
+    String target,
+    String subject,
+    String stream,
+    QueueStore queue,
+    Clock clock,
+    Sleeper sleeper,
+    RetrySchedule schedule,
+    Verdict verdict,
+    OutcomeClassifier classifier,
+    StreamConcurrency concurrency,
+    Duration ackTimeout,
+    int publishWindow,
+    Optional<FailedEventStore> failedStore,
+    LifecycleListener events,
+    Supplier<Optional<String>> capturingStream,
+    LongSupplier newestSeq) {
+}

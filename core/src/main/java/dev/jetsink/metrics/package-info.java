@@ -1,2 +1,0 @@
-/** The metrics of SPEC §9, bound to a caller's Micrometer registry. */
-package dev.jetsink.metrics;

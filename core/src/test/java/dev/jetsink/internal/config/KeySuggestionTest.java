@@ -1,0 +1,37 @@
+package dev.jetsink.internal.config;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KeySuggestionTest {
+
+    @Test
+    void nearbyTypoIsSuggested() {
+        assertThat(KeySuggestion.forTargetVariable(TargetKind.AUDIT, "RUSTFS_AUDIT_NATS_QUEUE_DIRR"))
+            .contains("RUSTFS_AUDIT_NATS_QUEUE_DIR");
+        assertThat(KeySuggestion.forTargetVariable(TargetKind.NOTIFY, "RUSTFS_NOTIFY_NATS_JETSTREAM_STREAMNAME_X"))
+            .contains("RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME_X");
+    }
+
+    @Test
+    void unrelatedNameGetsNoSuggestion() {
+        assertThat(KeySuggestion.forTargetVariable(TargetKind.NOTIFY, "RUSTFS_NOTIFY_NATS_FOO")).isEmpty();
+        assertThat(KeySuggestion.nearest("JETSINK_XYZ", List.of("JETSINK_DATA_DIR"))).isEmpty();
+    }
+
+    @Test
+    void editDistanceCountsInsertionsDeletionsAndSubstitutions() {
+        assertThat(KeySuggestion.distance("JETSTREM", "JETSTREAM")).isEqualTo(1);
+        assertThat(KeySuggestion.distance("abc", "abd")).isEqualTo(1);
+        assertThat(KeySuggestion.distance("abc", "ab")).isEqualTo(1);
+        assertThat(KeySuggestion.distance("", "abc")).isEqualTo(3);
+    }
+
+    @Test
+    void messageWithoutSuggestionOmitsTheHint() {
+        assertThat(KeySuggestion.unknownKeyMessage("X", java.util.Optional.empty()))
+            .isEqualTo("unknown configuration key X");
+    }
+}

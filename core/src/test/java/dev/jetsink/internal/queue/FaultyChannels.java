@@ -1,0 +1,144 @@
+package dev.jetsink.internal.queue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A {@link ChannelFactory} whose segment channels fail the next N forces or writes on demand,
+ * the way a full or failing disk does.
+ */
+final class FaultyChannels implements ChannelFactory {
+    final AtomicInteger failForces = new AtomicInteger();
+    final AtomicInteger failWrites = new AtomicInteger();
+    /** Writes that put half their bytes on disk and then fail, as ENOSPC does when the disk fills mid-write. */
+    final AtomicInteger halfWrites = new AtomicInteger();
+
+    @Override
+    public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
+        FileChannel real = FileChannel.open(path, options);
+        String name = path.getFileName().toString();
+        return name.endsWith(".log") || name.endsWith(".log.tmp") ? new Faulty(real) : real;
+    }
+
+    private final class Faulty extends FileChannel {
+        private final FileChannel d;
+
+        Faulty(FileChannel d) {
+            this.d = d;
+        }
+
+        private void maybeFailWrite() throws IOException {
+            if (failWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new IOException("injected write failure (No space left on device)");
+            }
+        }
+
+        @Override
+        public void force(boolean metaData) throws IOException {
+            if (failForces.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new IOException("injected fsync failure (Input/output error)");
+            }
+            d.force(metaData);
+        }
+
+        @Override
+        public int write(ByteBuffer src, long position) throws IOException {
+            maybeFailWrite();
+            if (halfWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                ByteBuffer half = src.duplicate();
+                half.limit(src.position() + src.remaining() / 2);
+                d.write(half, position);
+                throw new IOException("injected write failure after half the bytes (No space left on device)");
+            }
+            return d.write(src, position);
+        }
+
+        @Override
+        public int write(ByteBuffer src) throws IOException {
+            maybeFailWrite();
+            return d.write(src);
+        }
+
+        @Override
+        public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+            maybeFailWrite();
+            return d.write(srcs, offset, length);
+        }
+
+        @Override
+        public int read(ByteBuffer dst) throws IOException {
+            return d.read(dst);
+        }
+
+        @Override
+        public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+            return d.read(dsts, offset, length);
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) throws IOException {
+            return d.read(dst, position);
+        }
+
+        @Override
+        public long position() throws IOException {
+            return d.position();
+        }
+
+        @Override
+        public FileChannel position(long newPosition) throws IOException {
+            d.position(newPosition);
+            return this;
+        }
+
+        @Override
+        public long size() throws IOException {
+            return d.size();
+        }
+
+        @Override
+        public FileChannel truncate(long size) throws IOException {
+            d.truncate(size);
+            return this;
+        }
+
+        @Override
+        public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
+            return d.transferTo(position, count, target);
+        }
+
+        @Override
+        public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
+            return d.transferFrom(src, position, count);
+        }
+
+        @Override
+        public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+            return d.map(mode, position, size);
+        }
+
+        @Override
+        public FileLock lock(long position, long size, boolean shared) throws IOException {
+            return d.lock(position, size, shared);
+        }
+
+        @Override
+        public FileLock tryLock(long position, long size, boolean shared) throws IOException {
+            return d.tryLock(position, size, shared);
+        }
+
+        @Override
+        protected void implCloseChannel() throws IOException {
+            d.close();
+        }
+    }
+}
