@@ -5,15 +5,11 @@ import dev.jetsink.event.S3EventRecord;
 import dev.jetsink.internal.config.SubjectTemplate;
 import dev.jetsink.internal.target.LifecycleEvents;
 import dev.jetsink.lifecycle.LifecycleEvent;
-import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
-import io.nats.client.Connection;
 import io.nats.client.JetStreamSubscription;
 import io.nats.client.Message;
-import io.nats.client.Nats;
-import io.nats.client.Options;
 import io.nats.client.PullSubscribeOptions;
 import io.nats.client.Subscription;
 import io.nats.client.api.ConsumerConfiguration;
@@ -27,10 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,27 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * consumer's filter subject doing the selection, the reversible token encoding, stream validation
  * of the template's whole subject space, the routing headers, and trace context.
  */
-class RoutingTest {
+class RoutingTest extends ServerTestBase {
     private static final String STREAM = "ROUTED";
-    private static final Duration AWAIT = Duration.ofSeconds(30);
-
-    @TempDir
-    Path queue;
-    private NatsServer server;
-    private Connection admin;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = NatsServer.startDefault();
-        admin = Nats.connect(new Options.Builder().server(server.url()).maxReconnects(-1)
-            .reconnectWait(Duration.ofMillis(100)).build());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        admin.close();
-        server.close();
-    }
 
     private void createStream(String... subjects) {
         Streams.create(admin, StreamSpec.of(STREAM, subjects).duplicateWindow(Duration.ofMinutes(5)).build());

@@ -10,7 +10,6 @@ import dev.jetsink.testkit.Streams;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,10 +17,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,28 +28,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * rejection with its failed-store record, close with entries queued, drain, and the refusal of
  * a configuration that would deliver nowhere.
  */
-class SinkTest {
+class SinkTest extends ServerTestBase {
     private static final String STREAM = "SINK";
     private static final String SUBJECT = "app.events";
-    private static final Duration AWAIT = Duration.ofSeconds(30);
-
-    @TempDir
-    Path queue;
-    private NatsServer server;
-    private Connection admin;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = NatsServer.startDefault();
-        admin = Nats.connect(new Options.Builder().server(server.url()).maxReconnects(-1)
-            .reconnectWait(Duration.ofMillis(100)).build());
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        admin.close();
-        server.close();
-    }
 
     private SinkBuilder<S3EventRecord> sink() {
         return Jetsink.notifySink().servers(server.url()).subject(SUBJECT).jetStream(STREAM).queueDir(queue);
