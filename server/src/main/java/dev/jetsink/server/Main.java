@@ -1,6 +1,7 @@
 package dev.jetsink.server;
 
 import dev.jetsink.server.cli.CheckConfigCommand;
+import dev.jetsink.server.cli.ConfigTemplateCommand;
 import dev.jetsink.server.cli.FailedCommand;
 import dev.jetsink.server.cli.QueueCommand;
 import dev.jetsink.server.cli.ServeCommand;
@@ -17,7 +18,7 @@ import picocli.CommandLine;
 @Command(
     name = "jetsink",
     mixinStandardHelpOptions = true,
-    version = "jetsink 0.1.0",
+    versionProvider = Main.Version.class,
     description = "Delivers object-storage events (S3 notifications, audit entries) to NATS without losing them.",
     subcommands = {
         ServeCommand.class,
@@ -27,6 +28,7 @@ import picocli.CommandLine;
         StreamPlanCommand.class,
         FailedCommand.class,
         StatusCommand.class,
+        ConfigTemplateCommand.class,
         CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -52,6 +54,32 @@ public final class Main implements Runnable {
             return EXIT_USAGE;
         });
         return cli.execute(args);
+    }
+
+    /**
+     * {@code jetsink --version}: the version and git commit the jar's manifest records (written by
+     * the build), or "development build" when running from classes.
+     */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            Package p = Main.class.getPackage();
+            String version = p == null ? null : p.getImplementationVersion();
+            String commit = manifestCommit();
+            return new String[] {"jetsink " + (version == null ? "(development build)" : version)
+                + (commit == null ? "" : " (commit " + commit + ")")};
+        }
+
+        private static String manifestCommit() {
+            try (var in = Main.class.getResourceAsStream("/META-INF/MANIFEST.MF")) {
+                if (in == null) {
+                    return null;
+                }
+                return new java.util.jar.Manifest(in).getMainAttributes().getValue("Jetsink-Commit");
+            } catch (java.io.IOException e) {
+                return null;
+            }
+        }
     }
 
     @Override

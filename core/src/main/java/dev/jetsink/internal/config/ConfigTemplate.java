@@ -1,0 +1,86 @@
+package dev.jetsink.internal.config;
+
+import java.util.Optional;
+
+/**
+ * The commented environment file shipped as {@code etc/jetsink.env} (issue #16): every global
+ * setting and every target key of both kinds, with its default and one line of meaning. It is
+ * generated from {@link GlobalSetting} and {@link ConfigKey}; the switches below are exhaustive,
+ * so a key added without a description does not compile.
+ */
+public final class ConfigTemplate {
+
+    private ConfigTemplate() {
+    }
+
+    static String describe(GlobalSetting s) {
+        return switch (s) {
+            case NOTIFY_ENABLE -> "master switch for notify targets (off disables them all; unset: each target decides)";
+            case AUDIT_ENABLE -> "master switch for audit targets (off disables them all; unset: each target decides)";
+            case NOTIFY_TARGET_STREAM_CONCURRENCY -> "notify targets that may have publishes in flight at once";
+            case HTTP_ADDRESS -> "host:port the HTTP port (webhooks, admin, /health, /metrics) listens on";
+            case ADMIN_TOKEN -> "bearer token for the admin API; unset disables it (secret, never logged)";
+            case INGEST_TOKEN -> "token webhook senders must present; unset accepts any sender (secret)";
+            case DATA_DIR -> "directory for targets added through the admin API, kept across restarts";
+            case LOG_FORMAT -> "log lines as text or json";
+            case BACKOFF_SCALE -> "multiplies the 4/8/16/32 s retry backoff (tests and drills only)";
+            case HTTP_IDLE_TIMEOUT_SECS -> "an idle keep-alive connection is closed after this many seconds";
+            case HTTP_REQUEST_TIMEOUT_SECS -> "headers and body must arrive within this many seconds (else 408)";
+            case HTTP_MAX_CONNECTIONS -> "open HTTP connections at most; more wait for a free slot";
+            case HTTP_MAX_HEADER_BYTES -> "largest request header block in bytes (431 above)";
+            case HTTP_TLS_CERT -> "PEM certificate (chain) for HTTPS; re-read when it changes";
+            case HTTP_TLS_KEY -> "PEM private key for HTTP_TLS_CERT";
+            case HTTP_TLS_CLIENT_CA -> "PEM CA bundle: clients must present a certificate it signed";
+        };
+    }
+
+    static String describe(ConfigKey k) {
+        return switch (k) {
+            case ENABLE -> "turns this target on";
+            case ADDRESS -> "NATS servers: host:port or comma-separated nats:// / tls:// URLs, no credentials";
+            case SUBJECT -> "publish subject; may hold {bucket} {event} {key_prefix:N} {api} {target} placeholders";
+            case USERNAME -> "NATS user (with PASSWORD)";
+            case PASSWORD -> "NATS password (secret, never logged)";
+            case TOKEN -> "NATS token (secret, never logged)";
+            case CREDENTIALS_FILE -> "NATS .creds file (JWT and NKey seed), absolute path";
+            case TLS_CA -> "PEM CA bundle to verify the NATS servers";
+            case TLS_CLIENT_CERT -> "PEM client certificate for NATS servers that verify clients";
+            case TLS_CLIENT_KEY -> "PEM key for TLS_CLIENT_CERT";
+            case TLS_REQUIRED -> "refuse to connect without TLS";
+            case QUEUE_DIR -> "root of the durable queue (required for JetStream; needed to lose nothing)";
+            case QUEUE_LIMIT -> "events the queue holds before senders get 503";
+            case JETSTREAM_ENABLE -> "publish to a JetStream stream and wait for its ack (else NATS Core)";
+            case JETSTREAM_STREAM_NAME -> "the stream; it must exist (bin/jetsink stream-plan creates a valid one)";
+            case JETSTREAM_ACK_TIMEOUT_SECS -> "seconds a publish waits for the stream's ack, 10 to 120";
+            case COMMENT -> "free text shown by check-config and the admin API";
+            case PUBLISH_WINDOW -> "publishes awaiting an ack at once, 1 to 4096";
+            case MSG_ID -> "Nats-Msg-Id from the event's content (re-sends stored once) or random";
+        };
+    }
+
+    /** The whole file. */
+    public static String render() {
+        StringBuilder b = new StringBuilder();
+        b.append("# jetsink configuration: one VARIABLE=value per line (systemd EnvironmentFile syntax).\n");
+        b.append("# Every setting is listed, commented out, with its default; uncomment what you change.\n");
+        b.append("# Check the result with: jetsink check-config\n");
+        b.append("# Reference: /usr/share/doc/jetsink/OPERATIONS.md (or docs/OPERATIONS.md).\n\n");
+        b.append("## Daemon\n");
+        for (GlobalSetting s : GlobalSetting.values()) {
+            line(b, s.variable(), s.defaultValue(), describe(s));
+        }
+        for (TargetKind kind : TargetKind.values()) {
+            b.append("\n## ").append(kind.label()).append(" targets: ").append(kind.envPrefix()).append("<KEY>")
+                .append(" for the default target, ").append(kind.envPrefix()).append("<KEY>_<ID> for more\n");
+            for (ConfigKey k : ConfigKey.values()) {
+                line(b, kind.envPrefix() + k.name(), k.defaultValue(), describe(k));
+            }
+        }
+        return b.toString();
+    }
+
+    private static void line(StringBuilder b, String variable, Optional<String> defaultValue, String meaning) {
+        b.append("# ").append(meaning).append('\n');
+        b.append("#").append(variable).append('=').append(defaultValue.orElse("")).append('\n');
+    }
+}
