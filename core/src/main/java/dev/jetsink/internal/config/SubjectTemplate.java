@@ -30,6 +30,11 @@ public final class SubjectTemplate {
     public static final int MAX_TOKEN_CHARS = 240;
     /** Largest N of {@code {key_prefix:N}}. */
     public static final int MAX_KEY_SEGMENTS = 8;
+    /**
+     * Longest subject a template may yield in the worst case (every token at its cut length):
+     * below the server's 4 KiB control line, which also carries the publish's other fields.
+     */
+    public static final int MAX_SUBJECT_CHARS = 3500;
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)(?::([0-9]+))?}");
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
@@ -104,6 +109,13 @@ public final class SubjectTemplate {
                     + " name; use {event})");
             }
             parts.add(new Part(k, "", k == Kind.EVENT ? 2 : 1));
+        }
+        int longest = parts.stream().mapToInt(p -> p.kind() == Kind.LITERAL ? p.literal().length()
+            : p.segments() * (MAX_TOKEN_CHARS + 1)).sum() + parts.size() - 1;
+        if (longest > MAX_SUBJECT_CHARS) {
+            throw new IllegalArgumentException(key + ": the template can yield subjects of " + longest
+                + " characters, over the " + MAX_SUBJECT_CHARS + " a NATS publish allows; use fewer placeholders"
+                + " or a smaller {key_prefix:N}");
         }
         return new SubjectTemplate(subject, parts);
     }
