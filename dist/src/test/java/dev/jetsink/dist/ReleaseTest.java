@@ -105,14 +105,8 @@ class ReleaseTest {
         try (NatsServer nats = NatsServer.startDefault(); Connection admin = Nats.connect(nats.url())) {
             Streams.create(admin, StreamSpec.of("RELEASE", "release.events").duplicateWindow(Duration.ofMinutes(5)).build());
             Path config = work.resolve("jetsink.env");
-            Files.writeString(config, Files.readString(home.resolve("etc/jetsink.env")) + String.join("\n",
-                "JETSINK_HTTP_ADDRESS=127.0.0.1:0",
-                "RUSTFS_NOTIFY_NATS_ENABLE=on",
-                "RUSTFS_NOTIFY_NATS_ADDRESS=" + nats.url(),
-                "RUSTFS_NOTIFY_NATS_SUBJECT=release.events",
-                "RUSTFS_NOTIFY_NATS_JETSTREAM_ENABLE=on",
-                "RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME=RELEASE",
-                "RUSTFS_NOTIFY_NATS_QUEUE_DIR=" + work.resolve("queue"), ""));
+            Files.writeString(config, Files.readString(home.resolve("etc/jetsink.env"))
+                + notifyTarget(nats.url(), "release.events", "RELEASE", work.resolve("queue")));
             Result check = runResult(work, noMaven, home.resolve("bin/jetsink").toString(), "check-config",
                 "--config", config.toString());
             assertThat(check.exit()).as(check.out()).isZero();
@@ -169,14 +163,8 @@ class ReleaseTest {
 
         try (NatsServer nats = NatsServer.startDefault(); Connection admin = Nats.connect(nats.url())) {
             // the operator's edit of the conffile, which upgrades must keep
-            Files.writeString(env, Files.readString(env) + String.join("\n",
-                "JETSINK_HTTP_ADDRESS=127.0.0.1:0",
-                "RUSTFS_NOTIFY_NATS_ENABLE=on",
-                "RUSTFS_NOTIFY_NATS_ADDRESS=" + nats.url(),
-                "RUSTFS_NOTIFY_NATS_SUBJECT=upgrade.events",
-                "RUSTFS_NOTIFY_NATS_JETSTREAM_ENABLE=on",
-                "RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME=UPGRADE",
-                "RUSTFS_NOTIFY_NATS_QUEUE_DIR=" + root.resolve("var/lib/jetsink"), ""));
+            Files.writeString(env, Files.readString(env)
+                + notifyTarget(nats.url(), "upgrade.events", "UPGRADE", root.resolve("var/lib/jetsink")));
             // no stream yet: the events wait in the queue
             try (Daemon d = Daemon.start(work, path, launcher, env)) {
                 for (int i = 0; i < 4; i++) {
@@ -254,6 +242,18 @@ class ReleaseTest {
             }
         }
         return bin;
+    }
+
+    /** Env-file lines of one JetStream notify target, and an HTTP port the daemon picks. */
+    private static String notifyTarget(String url, String subject, String stream, Path queueDir) {
+        return String.join("\n",
+            "JETSINK_HTTP_ADDRESS=127.0.0.1:0",
+            "RUSTFS_NOTIFY_NATS_ENABLE=on",
+            "RUSTFS_NOTIFY_NATS_ADDRESS=" + url,
+            "RUSTFS_NOTIFY_NATS_SUBJECT=" + subject,
+            "RUSTFS_NOTIFY_NATS_JETSTREAM_ENABLE=on",
+            "RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME=" + stream,
+            "RUSTFS_NOTIFY_NATS_QUEUE_DIR=" + queueDir, "");
     }
 
     private static String event(String bucket, String key) {
