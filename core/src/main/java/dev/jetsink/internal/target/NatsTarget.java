@@ -456,7 +456,7 @@ public final class NatsTarget implements AutoCloseable {
         try {
             Connection c = link.await(Deadline.after(DIRECT_PUBLISH_BOUND));
             String subject = subjectOf(event).orElse(config.subject());
-            Tracing.Span span = runtime.tracing().publish(config.displayId(), subject, "-",
+            Tracing.Span span = runtime.tracing().publish(config.displayId(), subject, "",
                 event.trace().map(TraceContext::traceparent), event.trace().flatMap(TraceContext::tracestate));
             try {
                 c.publish(subject, MessageHeaders.of(event.metadata(),

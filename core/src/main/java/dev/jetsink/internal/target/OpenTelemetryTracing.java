@@ -61,8 +61,10 @@ final class OpenTelemetryTracing implements Tracing {
             .setAttribute("messaging.system", "nats")
             .setAttribute("messaging.operation.type", "send")
             .setAttribute("messaging.destination.name", subject)
-            .setAttribute("messaging.message.id", msgId)
             .setAttribute("jetsink.target", target);
+        if (!msgId.isEmpty()) {
+            b.setAttribute("messaging.message.id", msgId);
+        }
         return wrap(b.startSpan());
     }
 

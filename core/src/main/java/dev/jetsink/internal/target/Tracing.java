@@ -22,7 +22,10 @@ public interface Tracing {
         return Span.NONE;
     }
 
-    /** Starts the span of one publish attempt; its parent is the entry's stored trace context. */
+    /**
+     * Starts the span of one publish attempt; its parent is the entry's stored trace context.
+     * {@code msgId} is empty on the Core path without a queue, where there is none.
+     */
     default Span publish(String target, String subject, String msgId, Optional<String> traceparent,
                          Optional<String> tracestate) {
         return Span.NONE;
