@@ -39,8 +39,13 @@ final class OpenTelemetryTracing implements Tracing {
         return new OpenTelemetryTracing((OpenTelemetry) openTelemetry);
     }
 
+    /** The global OpenTelemetry's spans, or {@link Tracing#NONE} when nothing registered one (its no-op tracer). */
     static Tracing global() {
-        return new OpenTelemetryTracing(GlobalOpenTelemetry.get());
+        OpenTelemetry global = GlobalOpenTelemetry.get();
+        if (global.getTracer(SCOPE) == OpenTelemetry.noop().getTracer(SCOPE)) {
+            return Tracing.NONE;
+        }
+        return new OpenTelemetryTracing(global);
     }
 
     @Override

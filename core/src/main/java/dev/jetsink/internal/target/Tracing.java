@@ -65,7 +65,8 @@ public interface Tracing {
 
     /**
      * Spans through the globally registered OpenTelemetry (an agent or an SDK the application set
-     * up before), or {@link #NONE} when opentelemetry-api is absent.
+     * up before), or {@link #NONE} when opentelemetry-api is absent or nothing is registered (then
+     * every publish would build no-op spans for nothing: the daemon profile showed them).
      */
     static Tracing global() {
         return apiPresent() ? OpenTelemetryTracing.global() : NONE;
