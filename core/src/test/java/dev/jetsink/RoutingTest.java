@@ -118,6 +118,33 @@ class RoutingTest extends ServerTestBase {
         assertThat(SubjectTemplate.decode("_")).contains("");
     }
 
+    /**
+     * Entries queued while SUBJECT was plain carry no subject of their own; once SUBJECT becomes a
+     * template they go to the subject the template gives their stored metadata, never to the
+     * template's literal text with its braces.
+     */
+    @Test
+    void entriesQueuedBeforeTheSubjectBecameATemplateGoToTheirResolvedSubjects() throws Exception {
+        createStream("rustfs.events", "rustfs.events.>");
+        server.kill();
+        try (Sink<S3EventRecord> plain = notifySink("rustfs.events").build()) {
+            for (String bucket : List.of("photos", "logs")) {
+                plain.send(S3EventRecord.builder("s3:ObjectCreated:Put", bucket, "k").build()).get(30, TimeUnit.SECONDS);
+            }
+            plain.close(Duration.ofSeconds(1));
+        }
+        server.restart();
+        try (Sink<S3EventRecord> templated = notifySink("rustfs.events.{bucket}.{event}").build()) {
+            templated.send(S3EventRecord.builder("s3:ObjectRemoved:Delete", "photos", "k").build()).join()
+                .delivered().get(30, TimeUnit.SECONDS);
+            assertThat(templated.drain(AWAIT)).isTrue();
+        }
+        assertThat(Streams.readAll(admin, STREAM)).extracting(StoredMessage::subject).containsExactlyInAnyOrder(
+            "rustfs.events.photos.ObjectCreated.Put",
+            "rustfs.events.logs.ObjectCreated.Put",
+            "rustfs.events.photos.ObjectRemoved.Delete");
+    }
+
     @Test
     void aStreamCapturingOnlyPartOfTheTemplatesSpaceFailsValidationNamingWhatItMisses() throws Exception {
         createStream("rustfs.events.photos.>");

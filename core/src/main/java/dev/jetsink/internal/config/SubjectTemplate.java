@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * object key), {@code {api}} (audit only: the API name) and {@code {target}} (the target's id).
  *
  * <p>Every value becomes tokens by {@link #encode}: characters outside {@code [A-Za-z0-9_-]} are
- * percent-encoded as UTF-8, so a value never adds or splits tokens; the empty value is {@code _}
+ * percent-encoded as UTF-8 (an unpaired surrogate as the three bytes of its code unit, so it
+ * survives), so a value never adds or splits tokens; the empty value is {@code _}
  * and a value that is exactly {@code _} is {@code %5F}, so {@link #decode} restores every value.
  * A token longer than {@value #MAX_TOKEN_CHARS} characters is cut and ends with {@code ~} (a
  * character the encoding never produces), which keeps subjects within the server's control line.
@@ -31,10 +32,11 @@ public final class SubjectTemplate {
     /** Largest N of {@code {key_prefix:N}}. */
     public static final int MAX_KEY_SEGMENTS = 8;
     /**
-     * Longest subject a template may yield in the worst case (every token at its cut length):
-     * below the server's 4 KiB control line, which also carries the publish's other fields.
+     * Longest subject, in UTF-8 bytes, a template may yield in the worst case (every token at its
+     * cut length): below the server's 4 KiB control line, which also carries the publish's other
+     * fields, and below what a queue record stores.
      */
-    public static final int MAX_SUBJECT_CHARS = 3500;
+    public static final int MAX_SUBJECT_BYTES = 3500;
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{([a-z_]+)(?::([0-9]+))?}");
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
@@ -110,12 +112,14 @@ public final class SubjectTemplate {
             }
             parts.add(new Part(k, "", k == Kind.EVENT ? 2 : 1));
         }
-        int longest = parts.stream().mapToInt(p -> p.kind() == Kind.LITERAL ? p.literal().length()
+        // tokens made by encode are ASCII: a character is a byte
+        int longest = parts.stream().mapToInt(p -> p.kind() == Kind.LITERAL
+            ? p.literal().getBytes(StandardCharsets.UTF_8).length
             : p.segments() * (MAX_TOKEN_CHARS + 1)).sum() + parts.size() - 1;
-        if (longest > MAX_SUBJECT_CHARS) {
+        if (longest > MAX_SUBJECT_BYTES) {
             throw new IllegalArgumentException(key + ": the template can yield subjects of " + longest
-                + " characters, over the " + MAX_SUBJECT_CHARS + " a NATS publish allows; use fewer placeholders"
-                + " or a smaller {key_prefix:N}");
+                + " bytes, over the " + MAX_SUBJECT_BYTES + " a NATS publish allows; use fewer placeholders,"
+                + " a shorter literal or a smaller {key_prefix:N}");
         }
         return new SubjectTemplate(subject, parts);
     }
@@ -216,36 +220,50 @@ public final class SubjectTemplate {
             return "%5F";
         }
         StringBuilder b = new StringBuilder(value.length() + 8);
-        List<Integer> ends = new ArrayList<>(); // where each character's encoding ends in b
-        for (int i = 0; i < value.length(); i += Character.charCount(value.codePointAt(i))) {
-            String character = new String(Character.toChars(value.codePointAt(i)));
-            for (byte x : character.getBytes(StandardCharsets.UTF_8)) {
-                int c = x & 0xFF;
-                if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') {
-                    b.append((char) c);
-                } else {
-                    b.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
-                }
+        int cut = 0; // where the token ends if it must be cut: after a whole character, room for the mark
+        for (int i = 0; i < value.length() && b.length() <= MAX_TOKEN_CHARS; ) {
+            int cp = value.codePointAt(i); // an unpaired surrogate comes back as itself
+            i += Character.charCount(cp);
+            if (cp < 0x80) {
+                appendByte(b, cp);
+            } else if (cp < 0x800) {
+                appendByte(b, 0xC0 | cp >> 6);
+                appendByte(b, 0x80 | cp & 0x3F);
+            } else if (cp < 0x10000) {
+                // an unpaired surrogate gets the three bytes of its code unit (ED A0..BF xx), which
+                // UTF-8 text never contains, so decode gives it back instead of a '?'
+                appendByte(b, 0xE0 | cp >> 12);
+                appendByte(b, 0x80 | cp >> 6 & 0x3F);
+                appendByte(b, 0x80 | cp & 0x3F);
+            } else {
+                appendByte(b, 0xF0 | cp >> 18);
+                appendByte(b, 0x80 | cp >> 12 & 0x3F);
+                appendByte(b, 0x80 | cp >> 6 & 0x3F);
+                appendByte(b, 0x80 | cp & 0x3F);
             }
-            ends.add(b.length());
+            if (b.length() <= MAX_TOKEN_CHARS - 1) {
+                cut = b.length();
+            }
         }
         if (b.length() <= MAX_TOKEN_CHARS) {
             return b.toString();
-        }
-        // cut after the last whole character that leaves room for the mark
-        int cut = 0;
-        for (int end : ends) {
-            if (end > MAX_TOKEN_CHARS - 1) {
-                break;
-            }
-            cut = end;
         }
         b.setLength(cut);
         return b.append('~').toString();
     }
 
+    private static void appendByte(StringBuilder b, int c) {
+        if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-') {
+            b.append((char) c);
+        } else {
+            b.append('%').append(HEX[c >> 4]).append(HEX[c & 0xF]);
+        }
+    }
+
     /**
      * The value {@link #encode} made {@code token} from; empty for a token cut with {@code ~}.
+     * Bytes that encode cannot have produced (a malformed escape or UTF-8 sequence) become
+     * U+FFFD.
      */
     public static Optional<String> decode(String token) {
         if (token.endsWith("~")) {
@@ -254,18 +272,52 @@ public final class SubjectTemplate {
         if (token.equals("_")) {
             return Optional.of("");
         }
-        byte[] out = new byte[token.length()];
+        byte[] bytes = new byte[token.length()];
         int n = 0;
         for (int i = 0; i < token.length(); i++) {
             char c = token.charAt(i);
-            if (c == '%' && i + 2 < token.length()) {
-                out[n++] = (byte) Integer.parseInt(token.substring(i + 1, i + 3), 16);
+            int hex = c == '%' && i + 2 < token.length() ? hexByte(token.charAt(i + 1), token.charAt(i + 2)) : -1;
+            if (hex >= 0) {
+                bytes[n++] = (byte) hex;
                 i += 2;
             } else {
-                out[n++] = (byte) c;
+                bytes[n++] = (byte) c;
             }
         }
-        return Optional.of(new String(out, 0, n, StandardCharsets.UTF_8));
+        return Optional.of(utf8WithSurrogates(bytes, n));
+    }
+
+    private static int hexByte(char high, char low) {
+        int h = Character.digit(high, 16);
+        int l = Character.digit(low, 16);
+        return h < 0 || l < 0 ? -1 : h << 4 | l;
+    }
+
+    /** UTF-8 that also takes a surrogate's three bytes back to the lone code unit encode wrote. */
+    private static String utf8WithSurrogates(byte[] bytes, int n) {
+        StringBuilder out = new StringBuilder(n);
+        int i = 0;
+        while (i < n) {
+            int b0 = bytes[i] & 0xFF;
+            int length = b0 < 0x80 ? 1 : b0 >= 0xC2 && b0 < 0xE0 ? 2 : b0 >= 0xE0 && b0 < 0xF0 ? 3
+                : b0 >= 0xF0 && b0 < 0xF5 ? 4 : 0;
+            int cp = length == 1 ? b0 : b0 & (0x7F >> length);
+            boolean valid = length > 0 && i + length <= n;
+            for (int k = 1; valid && k < length; k++) {
+                int bk = bytes[i + k] & 0xFF;
+                valid = (bk & 0xC0) == 0x80;
+                cp = cp << 6 | bk & 0x3F;
+            }
+            valid = valid && !(length == 3 && cp < 0x800) && !(length == 4 && (cp < 0x10000 || cp > 0x10FFFF));
+            if (valid) {
+                out.appendCodePoint(cp);
+                i += length;
+            } else {
+                out.append('\uFFFD');
+                i++;
+            }
+        }
+        return out.toString();
     }
 
     private static String quote(String s) {

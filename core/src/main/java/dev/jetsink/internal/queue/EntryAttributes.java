@@ -11,7 +11,8 @@ import java.util.Optional;
  * only when present.
  *
  * @param replays     how often the entry was replayed from the failed store
- * @param subject     the entry's own subject; empty means the target's configured subject
+ * @param subject     the entry's own subject; empty means the target's {@code SUBJECT}, resolved
+ *                    for the entry when it is a template
  * @param traceparent a W3C {@code traceparent} value
  * @param tracestate  a W3C {@code tracestate} value
  */
@@ -38,9 +39,29 @@ public record EntryAttributes(int replays, Optional<String> subject, Optional<St
     }
 
     private static void check(Optional<String> value, int max, String name) {
-        if (value.isPresent() && (value.get().isEmpty() || value.get().getBytes(StandardCharsets.UTF_8).length > max)) {
+        if (value.isEmpty()) {
+            return;
+        }
+        String v = value.get();
+        if (!wellFormed(v)) {
+            // UTF-8 cannot carry an unpaired surrogate: it would be stored as '?' and read back changed
+            throw new IllegalArgumentException(name + " contains an unpaired UTF-16 surrogate");
+        }
+        if (v.isEmpty() || v.getBytes(StandardCharsets.UTF_8).length > max) {
             throw new IllegalArgumentException(name + " must be 1 to " + max + " bytes");
         }
+    }
+
+    private static boolean wellFormed(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Only a replay count. */

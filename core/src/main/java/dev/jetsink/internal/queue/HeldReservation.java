@@ -24,7 +24,7 @@ final class HeldReservation implements Reservation {
     public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId,
                                                  EntryAttributes attributes) {
         // checked before a slot is taken, so a refused entry leaves the reservation whole
-        RecordCodec.checkFits(metadata, payload);
+        RecordCodec.checkFits(metadata, payload, attributes);
         msgId.ifPresent(MsgIds::check);
         synchronized (this) {
             if (remaining <= 0) {

@@ -39,9 +39,9 @@ final class RecordCodec {
     static final int ATTR_REPLAYS = 1;
     /** Attribute tag: the subject resolved from a {@code SUBJECT} template at enqueue (UTF-8). */
     static final int ATTR_SUBJECT = 2;
-    /** Attribute tag: the W3C {@code traceparent} the event arrived with (ASCII). */
+    /** Attribute tag: the W3C {@code traceparent} the event arrived with (UTF-8, ASCII in practice). */
     static final int ATTR_TRACEPARENT = 3;
-    /** Attribute tag: the W3C {@code tracestate} that came with it (ASCII). */
+    /** Attribute tag: the W3C {@code tracestate} that came with it (UTF-8, ASCII in practice). */
     static final int ATTR_TRACESTATE = 4;
     /** Bytes the replays attribute takes: tag, length, count. */
     private static final int REPLAYS_ATTRIBUTE_BYTES = 1 + 2 + 4;
@@ -279,12 +279,14 @@ final class RecordCodec {
 
     /**
      * Rejects an entry that cannot be stored and read back: metadata over the record's 16-bit string
-     * lengths, or a body over {@link #MAX_BODY_BYTES}, which recovery and reads would take for damage.
+     * lengths, or a body (attributes included) over {@link #MAX_BODY_BYTES}, which recovery and
+     * reads would take for damage.
      */
-    static void checkFits(EventMetadata m, byte[] payload) {
+    static void checkFits(EventMetadata m, byte[] payload, EntryAttributes attributes) {
         Objects.requireNonNull(m, "metadata");
         Objects.requireNonNull(payload, "payload");
-        long body = MIN_BODY_BYTES + MsgIds.MAX_BYTES + (long) payload.length;
+        Objects.requireNonNull(attributes, "attributes");
+        long body = MIN_BODY_BYTES + MsgIds.MAX_BYTES + (long) payload.length + attributesBytes(attributes);
         for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
             int n = utf8(s).length;
             if (n > 0xFFFF) {

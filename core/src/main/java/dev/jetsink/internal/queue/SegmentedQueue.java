@@ -63,8 +63,8 @@ import org.slf4j.LoggerFactory;
  * <tr><td></td><td>2 + n</td><td>object key, same encoding</td></tr>
  * <tr><td></td><td>2 + n</td><td>event name, same encoding</td></tr>
  * <tr><td></td><td>2 + n</td><td>content type, same encoding</td></tr>
- * <tr><td></td><td>2 + n</td><td>attributes: unsigned length, then entries of tag (1), length (2), bytes; none
- *     defined yet, unknown tags are skipped</td></tr>
+ * <tr><td></td><td>2 + n</td><td>attributes: unsigned length, then entries of tag (1), length (2), bytes:
+ *     1 replay count (4 bytes), 2 subject, 3 traceparent, 4 tracestate (UTF-8); unknown tags are skipped</td></tr>
  * <tr><td></td><td>4 + n</td><td>payload: length, bytes (the exact bytes published)</td></tr>
  * </table>
  * <p>A record of version 1 (magic {@code 0x4A534B52}, "JSKR") has the same prefix, sequence and

@@ -16,18 +16,18 @@ final class CorePublisher implements Publisher {
     private static final Duration FLUSH_BOUND = Duration.ofSeconds(30);
 
     private final TargetConnection link;
-    private final String subject;
+    private final EntrySubjects subjects;
     private final List<CompletableFuture<Delivered>> fill = new ArrayList<>();
     private Connection fillConnection;
 
     private final Tracing tracing;
     private final String target;
 
-    CorePublisher(TargetConnection link, String subject, Tracing tracing, String target) {
+    CorePublisher(TargetConnection link, EntrySubjects subjects, Tracing tracing, String target) {
         this.tracing = tracing;
         this.target = target;
         this.link = link;
-        this.subject = subject;
+        this.subjects = subjects;
     }
 
     @Override
@@ -40,7 +40,7 @@ final class CorePublisher implements Publisher {
         // Throws IllegalArgumentException for an event over the server's max_payload: the
         // dispatcher reschedules that entry alone (entry-specific, §5.5).
         QueuedEntry e = entry.entry();
-        String to = e.attributes().subject().orElse(subject);
+        String to = subjects.of(e);
         Tracing.Span span = tracing.publish(target, to, e.msgId(), e.attributes().traceparent(), e.attributes().tracestate());
         try {
             fillConnection.publish(to, MessageHeaders.of(e.metadata(), e.attributes(), span), payload);

@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * Everything one target's dispatcher works with.
  *
  * @param target           display id, e.g. {@code notify primary:nats}
- * @param subject          publish subject
+ * @param subjects         where each entry is published
  * @param stream           configured stream (empty string on the Core path)
  * @param failedStore      present on the JetStream path only: the Core path never writes it
  * @param capturingStream  looks up which stream captures the subject now (for the 10060 warning)
@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  */
 record DeliveryContext(
     String target,
-    String subject,
+    EntrySubjects subjects,
     String stream,
     QueueStore queue,
     Clock clock,

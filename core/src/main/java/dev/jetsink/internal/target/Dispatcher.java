@@ -293,7 +293,7 @@ final class Dispatcher implements Runnable {
         try {
             byte[] payload = ctx.queue().read(e);
             recordFile = ctx.failedStore().orElseThrow().write(FailedRecord.terminal(e.seq(), e.msgId(), ctx.target(),
-                e.attributes().subject().orElse(ctx.subject()), e.metadata(), e.queuedAt(), ctx.clock().instant(), o.detail(),
+                ctx.subjects().of(e), e.metadata(), e.queuedAt(), ctx.clock().instant(), o.detail(),
                 (int) Math.min(Integer.MAX_VALUE, attemptsMade), payload, e.replays())).path();
         } catch (java.io.IOException | RuntimeException ex) {
             // Without a durable failed record the entry must stay on the live queue.

@@ -126,10 +126,7 @@ public final class FailedReplay {
             List<Selected> chunk = selected.subList(from, Math.min(selected.size(), from + CHUNK));
             List<CompletableFuture<QueuedEntry>> appends = new ArrayList<>(chunk.size());
             for (Selected s : chunk) {
-                FailedRecord r = s.record();
-                EntryAttributes attributes = EntryAttributes.replays(r.replays() + 1)
-                    .withSubject(keepSubject ? Optional.of(r.subject()) : Optional.empty());
-                appends.add(queue.append(r.metadata(), r.payload(), Optional.of(r.natsMsgId()), attributes));
+                appends.add(append(queue, s.record(), keepSubject));
             }
             List<StoredFile> durable = new ArrayList<>(chunk.size());
             for (int i = 0; i < chunk.size(); i++) {
@@ -170,6 +167,20 @@ public final class FailedReplay {
         log.info("failed records replayed into the queue: target={} matched={} replayed={} problems={}{}",
             store.target(), selected.size(), done.size(), problems.size(), stopped.map(s -> " stopped=\"" + s + "\"").orElse(""));
         return new Report(false, selected.size(), done.size(), done, problems, stopped);
+    }
+
+    /**
+     * Appends one record; a record the queue cannot store (a subject or metadata out of range, a
+     * record over the size limit) fails its own future, so the loop reports it and goes on.
+     */
+    private static CompletableFuture<QueuedEntry> append(QueueStore queue, FailedRecord r, boolean keepSubject) {
+        try {
+            EntryAttributes attributes = EntryAttributes.replays(r.replays() + 1)
+                .withSubject(keepSubject ? Optional.of(r.subject()) : Optional.empty());
+            return queue.append(r.metadata(), r.payload(), Optional.of(r.natsMsgId()), attributes);
+        } catch (IllegalArgumentException bad) {
+            return CompletableFuture.failedFuture(bad);
+        }
     }
 
     /** Deletes the records {@code filter} selects (or, in a dry run, lists them). */

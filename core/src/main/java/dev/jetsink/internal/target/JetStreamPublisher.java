@@ -24,7 +24,7 @@ final class JetStreamPublisher implements Publisher {
     private final TargetConnection link;
     private final StreamCheck check;
     private final OutcomeClassifier classifier;
-    private final String subject;
+    private final EntrySubjects subjects;
     private final String stream;
     private final Set<CompletableFuture<Delivered>> open = ConcurrentHashMap.newKeySet();
     private Connection contextOf;
@@ -33,14 +33,14 @@ final class JetStreamPublisher implements Publisher {
     private final Tracing tracing;
     private final String target;
 
-    JetStreamPublisher(TargetConnection link, StreamCheck check, OutcomeClassifier classifier, String subject,
+    JetStreamPublisher(TargetConnection link, StreamCheck check, OutcomeClassifier classifier, EntrySubjects subjects,
                        Tracing tracing, String target) {
         this.tracing = tracing;
         this.target = target;
         this.link = link;
         this.check = check;
         this.classifier = classifier;
-        this.subject = subject;
+        this.subjects = subjects;
         this.stream = check.stream();
     }
 
@@ -61,7 +61,7 @@ final class JetStreamPublisher implements Publisher {
             .streamTimeout(deadline.remaining())
             .build();
         QueuedEntry e = entry.entry();
-        String to = e.attributes().subject().orElse(subject);
+        String to = subjects.of(e);
         Tracing.Span span = tracing.publish(target, to, e.msgId(), e.attributes().traceparent(), e.attributes().tracestate());
         // Throws at once for a payload over max_payload or a closed connection: nothing is open then.
         CompletableFuture<io.nats.client.api.PublishAck> sent;

@@ -75,10 +75,12 @@ public final class NatsTarget implements AutoCloseable {
     private boolean closing;
 
     private final SubjectTemplate subjectTemplate;
+    private final EntrySubjects subjects;
 
     private NatsTarget(TargetConfig config, TargetRuntime runtime, Optional<QueueStore> queue) {
         this.config = config;
         this.subjectTemplate = config.subjectTemplate();
+        this.subjects = new EntrySubjects(subjectTemplate, config.id());
         this.runtime = runtime;
         this.events = LifecycleListener.fanOut(new DeliveryLog(), new LifecycleListener() {
             @Override
@@ -117,15 +119,15 @@ public final class NatsTarget implements AutoCloseable {
             : Optional.empty();
         StreamConcurrency concurrency = config.kind() == TargetKind.NOTIFY
             ? runtime.notifyConcurrency() : StreamConcurrency.unlimited();
-        DeliveryContext ctx = new DeliveryContext(target, config.subject(), config.streamName().orElse(""),
+        DeliveryContext ctx = new DeliveryContext(target, subjects, config.streamName().orElse(""),
             queue.orElse(null), runtime.clock(), runtime.sleeper(), new RetrySchedule(runtime.backoffScale()),
             verdict, classifier, concurrency, config.ackTimeout(), config.publishWindow(), failedStore, events,
             this::capturingStream, newestSeq::get);
         this.outcomes = new OutcomeHandling(ctx);
         if (queue.isPresent()) {
             Publisher p = check.isPresent()
-                ? new JetStreamPublisher(link, check.get(), classifier, config.subject(), runtime.tracing(), target)
-                : new CorePublisher(link, config.subject(), runtime.tracing(), target);
+                ? new JetStreamPublisher(link, check.get(), classifier, subjects, runtime.tracing(), target)
+                : new CorePublisher(link, subjects, runtime.tracing(), target);
             this.publisher = Optional.of(p);
             this.dispatcher = Optional.of(new Dispatcher(ctx, p, outcomes));
         } else {
@@ -376,7 +378,7 @@ public final class NatsTarget implements AutoCloseable {
 
     /** The subject of {@code event} when the target's subject is a template (issue #15). */
     private Optional<String> subjectOf(OutboundEvent event) {
-        return subjectTemplate.hasPlaceholders() ? Optional.of(subjectTemplate.resolve(event.metadata(), config.id())) : Optional.empty();
+        return subjects.toStore(event.metadata());
     }
 
     private Tracing.Span enqueueSpan(OutboundEvent event) {

@@ -65,7 +65,7 @@ class SubjectTemplateTest {
         "a.{api}|NOTIFY|{api} is for audit targets",
         "a.{bucket:3}|NOTIFY|{bucket} takes no argument",
         "a.{bucket|NOTIFY|must be a whole subject token",
-        "{bucket}.{bucket}.{bucket}.{bucket}.{bucket}.{event}.{key_prefix:8}|NOTIFY|over the 3500 a NATS publish allows",
+        "{bucket}.{bucket}.{bucket}.{bucket}.{bucket}.{event}.{key_prefix:8}|NOTIFY|bytes, over the 3500 a NATS publish allows",
     })
     void aTemplateThatCannotYieldAValidSubjectIsRefusedNamingThePlaceholder(String subject, TargetKind kind, String message) {
         assertThatThrownBy(() -> SubjectTemplate.parse("subject", subject, kind))

@@ -250,30 +250,36 @@ class QueueAttributesAdversarialTest {
     }
 
     /**
-     * {@code checkFits} promises to reject "an entry that cannot be stored and read back", but it
-     * sizes the body without the attributes area. An entry it accepts can therefore encode to a
-     * body over {@link RecordCodec#MAX_BODY_BYTES}, which {@code validBodyLength} (reads, recovery)
-     * takes for damage.
+     * {@code checkFits} promises to reject "an entry that cannot be stored and read back", so it
+     * sizes the body with the attributes area: the largest entry it accepts with the largest
+     * attributes encodes to a body the reader accepts, and one byte more is refused.
      */
     @Test
-    void anEntryThatCheckFitsAcceptsEncodesToABodyTheReaderAccepts() {
+    void theLargestEntryCheckFitsAcceptsEncodesToABodyTheReaderAcceptsAndOneByteMoreIsRefused() {
         EventMetadata m = meta("k");
         int strings = 0;
         for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
             strings += s.getBytes(StandardCharsets.UTF_8).length;
         }
-        byte[] body = new byte[RecordCodec.MAX_BODY_BYTES - RecordCodec.MIN_BODY_BYTES - MsgIds.MAX_BYTES - strings];
-        RecordCodec.checkFits(m, body); // accepted: exactly at the limit
-        String id = "0198c1d2-7a3b-7c4d-8e5f-0123456789ab"; // a minted id's length
+        String id = "i".repeat(MsgIds.MAX_BYTES); // the longest msg id checkFits allows for
         EntryAttributes a = EntryAttributes.replays(1).withSubject(Optional.of(MAX_SUBJECT))
             .withTrace(Optional.of(PARENT), Optional.of(MAX_TRACE));
+        int attributeBytes = RecordCodec.recordSize(id, m, new byte[0], a) - RecordCodec.recordSize(id, m, new byte[0],
+            EntryAttributes.NONE);
+        assertThat(attributeBytes).isEqualTo(7 + 3 + MAX_SUBJECT.length() + 3 + PARENT.length() + 3 + MAX_TRACE.length());
+        byte[] body = new byte[RecordCodec.MAX_BODY_BYTES - RecordCodec.MIN_BODY_BYTES - MsgIds.MAX_BYTES - strings
+            - attributeBytes];
+        RecordCodec.checkFits(m, body, a); // accepted: exactly at the limit
+        assertThatCode(() -> RecordCodec.checkFits(m, new byte[body.length + 1], a))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds");
         int size = RecordCodec.recordSize(id, m, body, a);
         ByteBuffer out = ByteBuffer.allocate(size);
         RecordCodec.encode(out, 1, id, 1, m, body, a);
         assertThat(RecordCodec.validBodyLength(out, 0))
             .as("body of %d bytes (limit %d) for an entry checkFits accepted", size - RecordCodec.RECORD_PREFIX_BYTES,
                 RecordCodec.MAX_BODY_BYTES)
-            .isEqualTo(size - RecordCodec.RECORD_PREFIX_BYTES);
+            .isEqualTo(size - RecordCodec.RECORD_PREFIX_BYTES)
+            .isGreaterThan(RecordCodec.MAX_BODY_BYTES - 2); // checkFits is at most one byte conservative
     }
 
     // ------------------------------------------------------------------ queue paths
@@ -487,13 +493,19 @@ class QueueAttributesAdversarialTest {
     }
 
     /**
-     * {@link EntryAttributes} accepts a subject with an unpaired surrogate (its UTF-8 length is
-     * counted with the replacement '?'), the append hands back that subject, but the record stores
-     * '?' in its place: what the queue returns at append and after reopen differ.
+     * UTF-8 cannot carry an unpaired surrogate: stored, it would read back as '?'. The attributes
+     * refuse such a value up front, so what the queue acknowledges is what it reads back; a pair
+     * (a real supplementary character) is fine.
      */
     @Test
-    void aSubjectTheAttributesAcceptAreStoredExactlyAsGiven() throws Exception {
-        EntryAttributes a = EntryAttributes.NONE.withSubject(Optional.of("a.\uD800"));
+    void aSubjectTheRecordCannotStoreExactlyIsRefusedAndAPairIsStoredExactly() throws Exception {
+        for (String bad : List.of("a.\uD800", "\uDC00", "x\uDE00\uD83D")) {
+            assertThatCode(() -> EntryAttributes.NONE.withSubject(Optional.of(bad))).as(bad)
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("unpaired");
+            assertThatCode(() -> EntryAttributes.NONE.withTrace(Optional.of(bad), Optional.empty())).as(bad)
+                .isInstanceOf(IllegalArgumentException.class);
+        }
+        EntryAttributes a = EntryAttributes.NONE.withSubject(Optional.of("a.\uD83D\uDE00"));
         QueuedEntry e;
         try (SegmentedQueue q = SegmentedQueue.open(dir, small(100))) {
             e = append(q, "x", a);
@@ -682,18 +694,21 @@ class QueueAttributesAdversarialTest {
     }
 
     /**
-     * The template's bound counts characters, but a literal may be non-ASCII: a template the config
-     * rule and {@code parse} accept resolves to a subject over
-     * {@link EntryAttributes#MAX_SUBJECT_BYTES} UTF-8 bytes, so every enqueue on that target throws
-     * (and the subject is over the 4 KiB control line MAX_SUBJECT_CHARS claims to stay under).
+     * The template's bound is in UTF-8 bytes, so a non-ASCII literal counts what it will take in
+     * the subject: a template that could yield more than the queue stores is refused naming its
+     * size, and one just inside the bound resolves to a subject the queue stores.
      */
     @Test
-    void aTemplateThatConfigAndParseAcceptResolvesToASubjectTheQueueCanStore() {
-        String text = "\u00e9".repeat(2100) + ".{bucket}";
-        assertThat(ConfigKey.SUBJECT.rule().check("subject", text)).isEmpty();
-        SubjectTemplate t = SubjectTemplate.parse("subject", text, TargetKind.NOTIFY);
-        String subject = t.resolve(new EventMetadata(TargetKind.NOTIFY, "b", "k", "e", ""), "_");
-        assertValidSubject(text, subject);
+    void aTemplateParseAcceptsResolvesToASubjectTheQueueCanStoreAndAnOversizeOneIsRefused() {
+        String over = "\u00e9".repeat(2100) + ".{bucket}";
+        assertThat(ConfigKey.SUBJECT.rule().check("subject", over)).isEmpty();
+        assertThatCode(() -> SubjectTemplate.parse("subject", over, TargetKind.NOTIFY))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4442 bytes");
+        // 1 624 two-byte characters + dot + a 241-byte token = 3 490 bytes: inside the bound
+        String inside = "\u00e9".repeat(1624) + ".{bucket}";
+        SubjectTemplate t = SubjectTemplate.parse("subject", inside, TargetKind.NOTIFY);
+        String subject = t.resolve(new EventMetadata(TargetKind.NOTIFY, "\u732b".repeat(200), "k", "e", ""), "_");
+        assertValidSubject(inside, subject);
         assertThatCode(() -> EntryAttributes.NONE.withSubject(Optional.of(subject)))
             .as("storing a %d-byte subject", subject.getBytes(StandardCharsets.UTF_8).length)
             .doesNotThrowAnyException();
@@ -715,7 +730,9 @@ class QueueAttributesAdversarialTest {
     }
 
     private static void assertValidSubject(String template, String subject) {
-        assertThat(subject).as(template).isNotEmpty().hasSizeLessThanOrEqualTo(SubjectTemplate.MAX_SUBJECT_CHARS);
+        assertThat(subject).as(template).isNotEmpty();
+        assertThat(subject.getBytes(StandardCharsets.UTF_8).length).as(template)
+            .isLessThanOrEqualTo(SubjectTemplate.MAX_SUBJECT_BYTES);
         assertThat(subject.split("\\.", -1)).as("%s -> %s", template, subject).noneMatch(String::isEmpty);
         assertThat(subject.chars()).as("%s -> %s", template, subject).noneMatch(c -> c == '*' || c == '>'
             || Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c));
