@@ -30,13 +30,14 @@ import java.util.concurrent.TimeUnit;
  *   <li>raw publish: jnats {@code publishAsync} of the same payload with msg ids, window
  *       {@value RawPublishLoad#WINDOW}, into the same kind of stream — the broker's limit;</li>
  *   <li>nginx answering {@code return 200} to the same wrk script — the machine's HTTP ceiling;</li>
- *   <li>slow clients: a fixed-rate normal client's p99 alone, then while {@code --stalled}
- *       connections each sit on half a request header.</li>
+ *   <li>slow clients: a fixed-rate normal client's p99 in windows alone and windows while
+ *       {@code --stalled} connections each sit on half a request header, interleaved over
+ *       {@code --stall-rounds} rounds ({@link SlowClientCheck}).</li>
  * </ol>
  * CPU pressure ({@link CpuPressure}) is recorded beside every figure.
  *
  * <p>Usage: {@code IngestBench --jar JAR --out RESULTS.json --wrk WRK --nginx NGINX [--seconds 30]
- * [--stall-rate 2000] [--stall-seconds 15] [--stalled 500] [--jfr FILE.jfr] [--only-jetsink yes]}
+ * [--stall-rate 2000] [--stall-seconds 8] [--stall-rounds 4] [--stalled 500] [--jfr FILE.jfr] [--only-jetsink yes]}
  * (the last for profiling runs: the daemon alone, nothing written).
  */
 public final class IngestBench {
@@ -56,12 +57,13 @@ public final class IngestBench {
         for (String required : List.of("jar", "out", "wrk", "nginx")) {
             if (!opts.containsKey(required)) {
                 throw new IllegalArgumentException("usage: IngestBench --jar JAR --out RESULTS.json --wrk WRK --nginx NGINX "
-                    + "[--seconds 30] [--stall-rate 2000] [--stall-seconds 15] [--stalled 500] [--jfr FILE] [--only-jetsink yes]");
+                    + "[--seconds 30] [--stall-rate 2000] [--stall-seconds 8] [--stall-rounds 4] [--stalled 500] [--jfr FILE] [--only-jetsink yes]");
             }
         }
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "30"));
         int stallRate = Integer.parseInt(opts.getOrDefault("stall-rate", "2000"));
-        int stallSeconds = Integer.parseInt(opts.getOrDefault("stall-seconds", Integer.toString(Math.min(15, seconds))));
+        int stallSeconds = Integer.parseInt(opts.getOrDefault("stall-seconds", Integer.toString(Math.min(8, seconds))));
+        int stallRounds = Integer.parseInt(opts.getOrDefault("stall-rounds", "4"));
         int stalled = Integer.parseInt(opts.getOrDefault("stalled", "500"));
         Path out = Path.of(opts.get("out"));
         byte[] body = body();
@@ -96,7 +98,7 @@ public final class IngestBench {
                 // The baseline p99 must be the daemon's, not a queue: offer at most half what it sustained.
                 int rate = (int) Math.min(stallRate, (double) r.get("jetsink_rps") / 2);
                 r.put("stall_rate_requested", stallRate);
-                SlowClientCheck.run(daemon, body, rate, stallSeconds, stalled, r);
+                SlowClientCheck.run(daemon, body, rate, stallSeconds, stallRounds, stalled, r);
             }
         } finally {
             BenchFiles.deleteTree(work);
