@@ -125,7 +125,17 @@ final class QueueRecovery {
         s.sizeBytes = r.fileSize();
         if (r.hasTornTail()) {
             tornFloor = Math.max(tornFloor, first + Segment.MAX_RECORDS);
-            if (newest || r.tailUnfinished()) {
+            if (r.tailZeros()) {
+                // zeros the writer wrote ahead of its records and a crash kept it from cutting off
+                // (or space a crash left unwritten): nothing there was acknowledged, nothing is torn
+                LOG.info("queue segment {}: cutting {} bytes of zeros after the last record", s.log,
+                    r.fileSize() - r.validEnd());
+                try (FileChannel ch = FileChannel.open(s.log, StandardOpenOption.WRITE)) {
+                    ch.truncate(r.validEnd());
+                    ch.force(true);
+                }
+                s.sizeBytes = r.validEnd();
+            } else if (newest || r.tailUnfinished()) {
                 // a write that stopped short (crash, full disk) was never acknowledged: nothing is
                 // lost by cutting it off, and it is not damage (issue #13)
                 LOG.warn("queue segment {}: truncating {} bytes of torn tail after the last valid record",

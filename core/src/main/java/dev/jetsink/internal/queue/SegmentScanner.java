@@ -33,9 +33,12 @@ final class SegmentScanner {
      * @param tailUnfinished whether the bytes after {@code validEnd} look like a write that stopped
      *                       short: fewer bytes than a record prefix, zeros only, or a record prefix
      *                       whose declared length runs past the end of the file
+     * @param tailZeros      whether the bytes after {@code validEnd} are all zeros: the space the
+     *                       writer fills ahead of its records, or space the file system allocated
+     *                       but a crash left unwritten (nothing in it was ever acknowledged)
      */
     record Result(long fileSize, long validEnd, int records, int corruptRegions, boolean headerValid,
-                  boolean tailUnfinished) {
+                  boolean tailUnfinished, boolean tailZeros) {
         boolean hasTornTail() {
             return validEnd < fileSize;
         }
@@ -88,13 +91,23 @@ final class SegmentScanner {
             pos += total;
             validEnd = pos;
         }
-        return new Result(size, validEnd, records, corrupt, headerValid, unfinished(buf, validEnd));
+        boolean zeros = validEnd < size && zerosFrom(buf, validEnd);
+        return new Result(size, validEnd, records, corrupt, headerValid, zeros || unfinished(buf, validEnd), zeros);
+    }
+
+    private static boolean zerosFrom(ByteBuffer buf, int from) {
+        for (int p = from; p < buf.limit(); p++) {
+            if (buf.get(p) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
      * Whether the tail from {@code from} to the end is the start of a record whose write stopped
-     * short (a full disk, a crash): too short for a prefix, zeros (space the file system allocated
-     * but never filled), or a prefix declaring more bytes than the file holds. Anything else after
+     * short (a full disk, a crash): too short for a prefix, or a prefix declaring more bytes than
+     * the file holds (zeros only are told apart by {@link #zerosFrom}). Anything else after
      * the last valid record is damage.
      */
     private static boolean unfinished(ByteBuffer buf, int from) {
@@ -102,11 +115,7 @@ final class SegmentScanner {
         if (from >= size) {
             return false;
         }
-        boolean zeros = true;
-        for (int p = from; p < size && zeros; p++) {
-            zeros = buf.get(p) == 0;
-        }
-        if (zeros || size - from < RecordCodec.RECORD_PREFIX_BYTES) {
+        if (size - from < RecordCodec.RECORD_PREFIX_BYTES) {
             return true;
         }
         int min = RecordCodec.minBodyBytes(buf.getInt(from));

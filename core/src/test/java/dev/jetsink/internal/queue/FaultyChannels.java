@@ -21,6 +21,10 @@ final class FaultyChannels implements ChannelFactory {
     final AtomicInteger failWrites = new AtomicInteger();
     /** Writes that put half their bytes on disk and then fail, as ENOSPC does when the disk fills mid-write. */
     final AtomicInteger halfWrites = new AtomicInteger();
+    /** Writes of zeros only (the writer's write-ahead) that put half their bytes on disk and then fail. */
+    final AtomicInteger failZeroWrites = new AtomicInteger();
+    /** Writes of zeros only seen so far. */
+    final AtomicInteger zeroWrites = new AtomicInteger();
 
     @Override
     public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
@@ -52,6 +56,15 @@ final class FaultyChannels implements ChannelFactory {
 
         @Override
         public int write(ByteBuffer src, long position) throws IOException {
+            if (zerosOnly(src)) {
+                zeroWrites.incrementAndGet();
+                if (failZeroWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    ByteBuffer half = src.duplicate();
+                    half.limit(src.position() + src.remaining() / 2);
+                    d.write(half, position);
+                    throw new IOException("injected write failure after half the zeros (No space left on device)");
+                }
+            }
             maybeFailWrite();
             if (halfWrites.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 ByteBuffer half = src.duplicate();
@@ -60,6 +73,15 @@ final class FaultyChannels implements ChannelFactory {
                 throw new IOException("injected write failure after half the bytes (No space left on device)");
             }
             return d.write(src, position);
+        }
+
+        private static boolean zerosOnly(ByteBuffer src) {
+            for (int i = src.position(); i < src.limit(); i++) {
+                if (src.get(i) != 0) {
+                    return false;
+                }
+            }
+            return src.hasRemaining();
         }
 
         @Override
