@@ -35,7 +35,8 @@ final class GroupCommitWriter implements Runnable {
      * the p99 while another process appends and syncs (docs/BENCHMARKS.md).
      */
     static final int WRITE_AHEAD_BYTES = 256 * 1024;
-    private static final ByteBuffer ZEROS = ByteBuffer.allocate(WRITE_AHEAD_BYTES).asReadOnlyBuffer();
+    /** Direct, so no thread that writes them keeps a temporary direct copy of its own (the JDK caches one per thread). */
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(WRITE_AHEAD_BYTES).asReadOnlyBuffer();
 
     /** One submitted append. {@code stop} marks the close request. */
     record Pending(String msgId, EntryAttributes attributes, long queuedAtMs, EventMetadata metadata, byte[] payload, int size,
@@ -175,8 +176,7 @@ final class GroupCommitWriter implements Runnable {
                 try {
                     failed.writer.truncate(start);
                 } catch (IOException | RuntimeException t) {
-                    LOG.warn("could not cut the failed write off {}; the next start cuts it off as a torn tail error=\"{}\"",
-                        failed.log, t.toString());
+                    unwrite(failed, start, buffer.limit(), t);
                 }
                 SegmentFiles.closeQuietly(failed.writer);
                 failed.writer = null;
@@ -249,6 +249,27 @@ final class GroupCommitWriter implements Runnable {
             writingAhead = false;
             allocated = Long.MAX_VALUE;
             LOG.debug("queue segment {}: writing ahead stopped error=\"{}\"", active.log, e.toString());
+        }
+    }
+
+    /**
+     * The failed write could not be cut off: overwrite it with zeros instead. Within space the
+     * writer already filled this needs no new blocks, so it works on a full disk; the next start
+     * then cuts zeros, not half a record. When this fails too (a failing disk), the half record
+     * stays: the newest segment's tail is cut as torn at the next start, an older one's is
+     * reported as damage and kept.
+     */
+    private void unwrite(Segment failed, long start, int length, Throwable cutFailure) {
+        try {
+            for (long pos = start; pos < start + length; pos += WRITE_AHEAD_BYTES) {
+                ByteBuffer zeros = ZEROS.duplicate();
+                zeros.limit((int) Math.min(WRITE_AHEAD_BYTES, start + length - pos));
+                Segment.writeFully(failed.writer, zeros, pos);
+            }
+            failed.writer.force(false);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not cut the failed write off {} nor overwrite it error=\"{}\" then \"{}\"", failed.log,
+                cutFailure.toString(), e.toString());
         }
     }
 

@@ -109,7 +109,7 @@ public final class QueueInspector {
         long first = SegmentFiles.firstSeqOf(name).orElseThrow();
         BitSet resolved = SegmentFiles.readAck(log.resolveSibling(name.replace(".log", ".ack"))).resolved();
         try {
-            return Optional.of(SegmentScanner.scan(log, (buf, offset, total) -> {
+            return Optional.of(SegmentScanner.scanCopy(log, (buf, offset, total) -> {
                 ByteBuffer record = buf.slice(offset, total);
                 Optional<RecordCodec.Decoded> decoded = RecordCodec.tryDecode(record);
                 if (decoded.isEmpty()) {

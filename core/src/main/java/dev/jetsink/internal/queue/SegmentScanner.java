@@ -58,6 +58,27 @@ final class SegmentScanner {
         }
     }
 
+    /**
+     * Like {@link #scan(Path, RecordSink)} on a copy of the file read into the heap, for readers that
+     * do not hold the queue's lock ({@link QueueInspector}): a running writer cuts the zeros off a
+     * segment it leaves, and a mapping of the cut pages would fault (SIGBUS). A file that shrinks
+     * during the read is scanned as far as it was read.
+     */
+    static Result scanCopy(Path file, RecordSink sink) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size > Integer.MAX_VALUE) {
+                throw new IOException(file + " is larger than any segment jetsink writes");
+            }
+            ByteBuffer buf = ByteBuffer.allocate((int) size);
+            while (buf.hasRemaining() && ch.read(buf, buf.position()) >= 0) {
+                // read until full or the end of a file that got shorter meanwhile
+            }
+            buf.flip();
+            return scan(buf, sink);
+        }
+    }
+
     static Result scan(ByteBuffer buf, RecordSink sink) {
         int size = buf.limit();
         boolean headerValid = size >= RecordCodec.SEGMENT_HEADER_BYTES
