@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A {@link ChannelFactory} whose segment channels fail the next N forces or writes on demand,
+ * A {@link ChannelFactory} whose segment channels fail the next N forces, writes or truncates on demand,
  * the way a full or failing disk does.
  */
 final class FaultyChannels implements ChannelFactory {
@@ -25,6 +25,8 @@ final class FaultyChannels implements ChannelFactory {
     final AtomicInteger failZeroWrites = new AtomicInteger();
     /** Writes of zeros only seen so far. */
     final AtomicInteger zeroWrites = new AtomicInteger();
+    /** Truncates that fail (EIO), so a failed write cannot be cut off at once. */
+    final AtomicInteger failTruncates = new AtomicInteger();
 
     @Override
     public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
@@ -129,6 +131,9 @@ final class FaultyChannels implements ChannelFactory {
 
         @Override
         public FileChannel truncate(long size) throws IOException {
+            if (failTruncates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new IOException("injected truncate failure (Input/output error)");
+            }
             d.truncate(size);
             return this;
         }

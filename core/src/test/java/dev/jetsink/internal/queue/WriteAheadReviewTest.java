@@ -2,21 +2,12 @@ package dev.jetsink.internal.queue;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,13 +97,13 @@ class WriteAheadReviewTest {
      */
     @Test
     void aFailedWriteWhoseCutFailsIsCutAtTheNextStartAsATornTailNotDamage() throws Exception {
-        TruncateFailingChannels channels = new TruncateFailingChannels();
+        FaultyChannels channels = new FaultyChannels();
         QueueOptions options = QueueOptions.withLimit(1000).withChannels(channels);
         QueuedEntry before;
         QueuedEntry after;
         try (SegmentedQueue q = SegmentedQueue.open(dir, options)) {
             before = append(q, "before");
-            channels.faulty.halfWrites.set(1);
+            channels.halfWrites.set(1);
             channels.failTruncates.set(1);
             assertThat(q.append(meta("torn"), payload("torn"))).failsWithin(Duration.ofSeconds(30));
             after = append(q, "after");
@@ -271,116 +262,6 @@ class WriteAheadReviewTest {
                 } else if (!p.getFileName().toString().equals("LOCK")) {
                     Files.copy(p, t);
                 }
-            }
-        }
-    }
-
-    /** {@link FaultyChannels} plus truncates of segment logs that fail on demand (EIO). */
-    static final class TruncateFailingChannels implements ChannelFactory {
-        final FaultyChannels faulty = new FaultyChannels();
-        final AtomicInteger failTruncates = new AtomicInteger();
-
-        @Override
-        public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
-            FileChannel ch = faulty.open(path, options);
-            return path.getFileName().toString().endsWith(".log") ? new NoTruncate(ch) : ch;
-        }
-
-        private final class NoTruncate extends FileChannel {
-            private final FileChannel d;
-
-            NoTruncate(FileChannel d) {
-                this.d = d;
-            }
-
-            @Override
-            public FileChannel truncate(long size) throws IOException {
-                if (failTruncates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                    throw new IOException("injected truncate failure (Input/output error)");
-                }
-                d.truncate(size);
-                return this;
-            }
-
-            @Override
-            public int read(ByteBuffer dst) throws IOException {
-                return d.read(dst);
-            }
-
-            @Override
-            public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-                return d.read(dsts, offset, length);
-            }
-
-            @Override
-            public int write(ByteBuffer src) throws IOException {
-                return d.write(src);
-            }
-
-            @Override
-            public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-                return d.write(srcs, offset, length);
-            }
-
-            @Override
-            public long position() throws IOException {
-                return d.position();
-            }
-
-            @Override
-            public FileChannel position(long newPosition) throws IOException {
-                d.position(newPosition);
-                return this;
-            }
-
-            @Override
-            public long size() throws IOException {
-                return d.size();
-            }
-
-            @Override
-            public void force(boolean metaData) throws IOException {
-                d.force(metaData);
-            }
-
-            @Override
-            public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
-                return d.transferTo(position, count, target);
-            }
-
-            @Override
-            public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
-                return d.transferFrom(src, position, count);
-            }
-
-            @Override
-            public int read(ByteBuffer dst, long position) throws IOException {
-                return d.read(dst, position);
-            }
-
-            @Override
-            public int write(ByteBuffer src, long position) throws IOException {
-                return d.write(src, position);
-            }
-
-            @Override
-            public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
-                return d.map(mode, position, size);
-            }
-
-            @Override
-            public FileLock lock(long position, long size, boolean shared) throws IOException {
-                return d.lock(position, size, shared);
-            }
-
-            @Override
-            public FileLock tryLock(long position, long size, boolean shared) throws IOException {
-                return d.tryLock(position, size, shared);
-            }
-
-            @Override
-            protected void implCloseChannel() throws IOException {
-                d.close();
             }
         }
     }
