@@ -31,8 +31,8 @@ final class GroupCommitWriter implements Runnable {
      * Zeros kept written ahead of the active segment's records. A force of a file that grew since
      * the last one must also commit the file system's journal (new size, new blocks); within space
      * already written it flushes data blocks only. Measured on this project's ext4 disk with 9
-     * records of 1.3 KiB per fsync: about half the CPU and half the latency per fsync, a third of
-     * the p99 while another process appends and syncs (docs/BENCHMARKS.md).
+     * records of 1.3 KiB per fsync while another process appended and synced: about half the CPU
+     * and half the median latency per fsync, p99 1.5-2.3 down to 1.1-1.2 ms (docs/BENCHMARKS.md).
      */
     static final int WRITE_AHEAD_BYTES = 256 * 1024;
     /** Direct, so no thread that writes them keeps a temporary direct copy of its own (the JDK caches one per thread). */
@@ -238,10 +238,8 @@ final class GroupCommitWriter implements Runnable {
         if (!writingAhead || target == end) {
             return;
         }
-        ByteBuffer zeros = ZEROS.duplicate();
-        zeros.limit((int) (target - end));
         try {
-            Segment.writeFully(active.writer, zeros, end);
+            writeZeros(active.writer, end, target - end);
             allocated = target;
         } catch (IOException | RuntimeException e) {
             // a closed channel fails the force that follows; anything else only ends writing ahead
@@ -261,15 +259,19 @@ final class GroupCommitWriter implements Runnable {
      */
     private void unwrite(Segment failed, long start, int length, Throwable cutFailure) {
         try {
-            for (long pos = start; pos < start + length; pos += WRITE_AHEAD_BYTES) {
-                ByteBuffer zeros = ZEROS.duplicate();
-                zeros.limit((int) Math.min(WRITE_AHEAD_BYTES, start + length - pos));
-                Segment.writeFully(failed.writer, zeros, pos);
-            }
+            writeZeros(failed.writer, start, length);
             failed.writer.force(false);
         } catch (IOException | RuntimeException e) {
             LOG.warn("could not cut the failed write off {} nor overwrite it error=\"{}\" then \"{}\"", failed.log,
                 cutFailure.toString(), e.toString());
+        }
+    }
+
+    private static void writeZeros(java.nio.channels.FileChannel ch, long from, long length) throws IOException {
+        for (long pos = from; pos < from + length; pos += WRITE_AHEAD_BYTES) {
+            ByteBuffer zeros = ZEROS.duplicate();
+            zeros.limit((int) Math.min(WRITE_AHEAD_BYTES, from + length - pos));
+            Segment.writeFully(ch, zeros, pos);
         }
     }
 

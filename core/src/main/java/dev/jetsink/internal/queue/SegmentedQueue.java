@@ -67,6 +67,9 @@ import org.slf4j.LoggerFactory;
  *     1 replay count (4 bytes), 2 subject, 3 traceparent, 4 tracestate (UTF-8); unknown tags are skipped</td></tr>
  * <tr><td></td><td>4 + n</td><td>payload: length, bytes (the exact bytes published)</td></tr>
  * </table>
+ * <p>While the writer appends to a segment, up to 256 KiB of zeros follow its last record (written
+ * ahead so a force need not grow the file); they are cut when the writer leaves the segment, and
+ * zeros a crash left after the last record are cut at open. A zero magic starts no record.
  * <p>A record of version 1 (magic {@code 0x4A534B52}, "JSKR") has the same prefix, sequence and
  * queued-at, then the msg id as a 16-byte UUID (most then least significant 64 bits), the kind,
  * the four strings and the payload, without attributes. Both are read; only version 2 is written,
