@@ -86,6 +86,7 @@ class ReleaseTest {
             .contains("#RUSTFS_AUDIT_NATS_QUEUE_LIMIT=100000")
             .contains("#JETSINK_HTTP_ADDRESS=127.0.0.1:9020");
         assertThat(home.resolve("systemd/jetsink.service")).exists();
+        assertThat(home.resolve("systemd/jetsink.socket")).exists();
         assertThat(home.resolve("docs/OPERATIONS.md")).exists();
         assertThat(Files.readString(home.resolve("licenses/THIRD-PARTY.txt")))
             .contains("io.nats:jnats:2.26.2  licence: The Apache License, Version 2.0")
@@ -146,6 +147,16 @@ class ReleaseTest {
             "/lib/systemd/system/jetsink.service");
         assertThat(verify.exit()).as(verify.out()).isZero();
         assertThat(verify.out()).isEmpty();
+
+        // The socket unit holds the port across restarts and upgrades; the service serves on it.
+        assertThat(contents).contains("./lib/systemd/system/jetsink.socket");
+        assertThat(unit).contains("Requires=jetsink.socket", "After=jetsink.socket", "Also=jetsink.socket");
+        assertThat(Files.readString(root.resolve("lib/systemd/system/jetsink.socket")))
+            .contains("ListenStream=127.0.0.1:9020", "FileDescriptorName=http", "Accept=no", "WantedBy=sockets.target");
+        Result verifySocket = runResult(work, Map.of(), "systemd-analyze", "verify", "--root=" + root,
+            "/lib/systemd/system/jetsink.socket");
+        assertThat(verifySocket.exit()).as(verifySocket.out()).isZero();
+        assertThat(verifySocket.out()).isEmpty();
     }
 
     @Test

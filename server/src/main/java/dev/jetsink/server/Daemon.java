@@ -21,6 +21,7 @@ import dev.jetsink.server.http.HealthCheck;
 import dev.jetsink.server.http.HealthHandler;
 import dev.jetsink.server.http.HttpFront;
 import dev.jetsink.server.http.MetricsHandler;
+import dev.jetsink.server.http.ProbeHandler;
 import dev.jetsink.server.http.RequestDeadlines;
 import dev.jetsink.server.http.RootHandler;
 import dev.jetsink.server.http.Routes;
@@ -32,6 +33,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -42,6 +44,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,12 +52,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The running daemon: notify and audit targets (configured ones, then those restored from
  * {@code JETSINK_DATA_DIR}), their metrics, and the HTTP front (ingest, {@code /metrics},
- * {@code /health}, the admin API). {@link #shutdown} is the SIGTERM path of SPEC §10.
+ * {@code /health}, {@code /ready}, {@code /live}, the admin API). {@link #shutdown} is the SIGTERM
+ * path (DESIGN.md "Shutdown").
  */
 public final class Daemon implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Daemon.class);
-    /** What in-flight publishes get at shutdown (SPEC §10). */
+    /** What in-flight publishes get at shutdown, and open connections while handing over. */
     public static final Duration GRACE = Duration.ofSeconds(5);
 
     private final Map<TargetKind, Targets> targets;
@@ -62,10 +66,12 @@ public final class Daemon implements AutoCloseable {
     private final HttpFront http;
     private final TargetRuntime runtime;
     private final ExecutorService healthPool;
+    private final AtomicBoolean stopping;
     private boolean stopped;
 
     private Daemon(Map<TargetKind, Targets> targets, PrometheusMeterRegistry registry, HttpFront http,
-                   TargetRuntime runtime, ExecutorService healthPool) {
+                   TargetRuntime runtime, ExecutorService healthPool, AtomicBoolean stopping) {
+        this.stopping = stopping;
         this.targets = targets;
         this.registry = registry;
         this.http = http;
@@ -78,7 +84,15 @@ public final class Daemon implements AutoCloseable {
      * comes before any queue is opened.
      */
     public static Daemon start(JetsinkConfig config) throws IOException {
-        HttpFront http = HttpFront.bind(config.daemon().httpAddress(), config.daemon().http());
+        return start(config, Optional.empty());
+    }
+
+    /**
+     * Like {@link #start(JetsinkConfig)}, serving on {@code inherited} (a socket the service
+     * manager holds open across restarts) instead of binding the configured address.
+     */
+    public static Daemon start(JetsinkConfig config, Optional<ServerSocketChannel> inherited) throws IOException {
+        HttpFront http = HttpFront.open(config.daemon().httpAddress(), config.daemon().http(), inherited);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         TargetMetrics metrics = new TargetMetrics(registry);
         TargetRuntime system = TargetRuntime.system();
@@ -132,6 +146,9 @@ public final class Daemon implements AutoCloseable {
         }
         routes.put("/metrics", new MetricsHandler(registry));
         routes.put("/health", new HealthHandler(health));
+        AtomicBoolean stopping = new AtomicBoolean();
+        routes.put("/ready", ProbeHandler.readiness(stopping::get, () -> refusals(targets)));
+        routes.put("/live", ProbeHandler.liveness());
         routes.put("/status", new StatusHandler(board, runtime.clock()));
         routes.put(AdminHandler.BASE, new AdminHandler(config.daemon().adminToken().map(BearerToken::new), admin,
             new AdminListing(targets, admin, healthPool), bodies, deadlines));
@@ -143,7 +160,14 @@ public final class Daemon implements AutoCloseable {
             runtime.scheduler().shutdownNow();
             throw e;
         }
-        return new Daemon(targets, registry, http, runtime, healthPool);
+        return new Daemon(targets, registry, http, runtime, healthPool, stopping);
+    }
+
+    private static List<ProbeHandler.Refusal> refusals(Map<TargetKind, Targets> targets) {
+        List<ProbeHandler.Refusal> out = new ArrayList<>();
+        targets.values().forEach(t -> t.targets().forEach(n ->
+            n.wouldRefuse().ifPresent(r -> out.add(new ProbeHandler.Refusal(n.displayId(), r)))));
+        return out;
     }
 
     private static List<HealthCheck.Probe> running(Map<TargetKind, Targets> targets) {
@@ -191,8 +215,18 @@ public final class Daemon implements AutoCloseable {
             return;
         }
         stopped = true;
-        log.info("shutting down: intake closed, in-flight publishes get up to {} s", GRACE.toSeconds());
+        stopping.set(true);
         try {
+            if (http.inherited()) {
+                log.info("shutting down: the listening socket stays with the service manager, new connections "
+                    + "wait in its backlog for the next process; open connections are answered and closed "
+                    + "(up to {} s)", GRACE.toSeconds());
+                if (!http.handOver(GRACE)) {
+                    log.warn("connections still open after {} s of hand-over open={}; closing them",
+                        GRACE.toSeconds(), http.openConnections());
+                }
+            }
+            log.info("shutting down: intake closed, in-flight publishes get up to {} s", GRACE.toSeconds());
             if (!http.closeIntake(GRACE)) {
                 log.warn("requests still in progress after {} s; closing anyway", GRACE.toSeconds());
             }

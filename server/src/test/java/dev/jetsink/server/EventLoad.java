@@ -44,6 +44,8 @@ final class EventLoad implements AutoCloseable {
     private final Set<Integer> refused = ConcurrentHashMap.newKeySet();
     private final Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
     private final List<Thread> senders = new ArrayList<>();
+    private final AtomicInteger connectionsRefused = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong longestAnswerNanos = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
     private long startNanos;
 
@@ -119,9 +121,14 @@ final class EventLoad implements AutoCloseable {
         HttpRequest req = HttpRequest.newBuilder(base.get().resolve("/notify")).timeout(Duration.ofSeconds(30))
             .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body(n))).build();
         int status;
+        long sent = System.nanoTime();
         try {
             status = http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+            longestAnswerNanos.accumulateAndGet(System.nanoTime() - sent, Math::max);
         } catch (IOException e) {
+            if (e instanceof java.net.ConnectException) {
+                connectionsRefused.incrementAndGet();
+            }
             status = NO_ANSWER;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -139,6 +146,16 @@ final class EventLoad implements AutoCloseable {
             ambiguous.add(n);
         }
         return false;
+    }
+
+    /** Attempts whose connection was refused (nothing listened on the port). */
+    int connectionsRefused() {
+        return connectionsRefused.get();
+    }
+
+    /** The longest time any answered attempt waited for its answer. */
+    Duration longestAnswer() {
+        return Duration.ofNanos(longestAnswerNanos.get());
     }
 
     int acknowledgedCount() {

@@ -211,6 +211,12 @@ final class FaultRig implements AutoCloseable {
         return this;
     }
 
+    /** For a daemon this rig did not start (e.g. one behind a {@link SocketSupervisor}): where it answers. */
+    FaultRig daemonAt(URI daemon) {
+        base.set(daemon);
+        return this;
+    }
+
     /** SIGKILL of the daemon: no shutdown hook, no flush, a crash. */
     void killDaemon() throws InterruptedException {
         ServeProcess serve = daemon.orElseThrow();

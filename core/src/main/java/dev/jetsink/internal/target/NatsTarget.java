@@ -16,7 +16,9 @@ import dev.jetsink.internal.queue.EntryAttributes;
 import dev.jetsink.internal.queue.QueueFullException;
 import dev.jetsink.internal.queue.QueueOptions;
 import dev.jetsink.internal.queue.QueueStore;
+import dev.jetsink.internal.queue.QueueStoreException;
 import dev.jetsink.internal.queue.QueuedEntry;
+import dev.jetsink.internal.queue.Reservation;
 import dev.jetsink.internal.queue.SegmentedQueue;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.LifecycleListener;
@@ -373,6 +375,29 @@ public final class NatsTarget implements AutoCloseable {
                 () -> writeFailed(1, new java.io.IOException("queue write failed")));
         } catch (QueueFullException e) {
             throw rejected(e, n);
+        }
+    }
+
+    /**
+     * Why this target would refuse one more event now, or empty when it would take it: its init
+     * failed, its queue directory cannot be opened, its queue is closed or at {@code queue_limit}.
+     * A NATS outage is no reason: the queue absorbs it. Counts nothing and logs nothing, so a
+     * readiness probe may ask as often as it likes.
+     */
+    public Optional<String> wouldRefuse() {
+        Optional<String> unavailable = unavailable();
+        if (unavailable.isPresent()) {
+            return Optional.of("target unavailable: " + unavailable.get());
+        }
+        if (queue.isEmpty()) {
+            return Optional.empty();
+        }
+        try (Reservation probe = queue.get().reserve(1)) {
+            return Optional.empty();
+        } catch (QueueFullException e) {
+            return Optional.of("queue full: at queue_limit " + e.limit());
+        } catch (QueueStoreException e) {
+            return Optional.of("queue closed");
         }
     }
 

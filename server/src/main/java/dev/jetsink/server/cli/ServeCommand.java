@@ -5,6 +5,7 @@ import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.server.Daemon;
+import dev.jetsink.server.http.InheritedSocket;
 import dev.jetsink.server.Main;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -78,7 +79,7 @@ public final class ServeCommand implements Callable<Integer> {
         }, "jetsink-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
-            running.set(Daemon.start(config.get()));
+            running.set(Daemon.start(config.get(), InheritedSocket.fromServiceManager(env)));
         } catch (IOException | RuntimeException e) {
             // e.g. the HTTP address is in use, or another process holds a queue (QueueLockedException)
             log.error("cannot start error=\"{}: {}\"", e.getClass().getSimpleName(), e.getMessage());

@@ -2,6 +2,8 @@ package dev.jetsink.server.http;
 
 import dev.jetsink.server.ingest.Ingest;
 import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -11,7 +13,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Every request passes the intake {@link Gate} (SIGTERM: 503 with Retry-After, requests inside
- * finish), starts its request clock unless it has a body to read ({@link RequestDeadlines}), and
+ * finish; while handing over to the next process, answers close their connection), starts its request clock unless it has a body to read ({@link RequestDeadlines}), and
  * has a handler failure logged and answered 500 instead of escaping.
  */
 public final class GateHandler extends Handler.Wrapper {
@@ -31,6 +33,10 @@ public final class GateHandler extends Handler.Wrapper {
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         if (!HttpJson.hasBody(request)) {
             deadlines.received(request.getConnectionMetaData().getConnection());
+        }
+        if (gate.handingOver()) {
+            // The next process answers this sender: a new connection waits in the socket's backlog.
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
         }
         if (!gate.enter()) {
             HttpJson.errorAndClose(response, callback, 503, "shutting down", Optional.of(Ingest.RETRY_SOON));

@@ -3,6 +3,7 @@ package dev.jetsink.server.http;
 import dev.jetsink.internal.config.HttpSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpVersion;
@@ -13,7 +14,6 @@ import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
-import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
@@ -32,20 +32,28 @@ public final class HttpFront {
     private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
     /** Threads for handlers; each blocks only while its events are made durable (or health is probed). */
     static final int MAX_THREADS = 200;
+    /**
+     * While handing over, a connection with no request for this long is closed; senders that post
+     * continuously get their next answer with {@code Connection: close} long before.
+     */
+    static final Duration HAND_OVER_IDLE = Duration.ofSeconds(1);
     /** The idle timeout of open connections while the connection limit is reached. */
     static final Duration AT_LIMIT_IDLE = Duration.ofSeconds(2);
 
     private final Server server;
-    private final ServerConnector connector;
+    private final HandOverConnector connector;
     private final RequestDeadlines deadlines;
     private final Optional<HttpTls> tls;
+    private final boolean inherited;
     private final Gate gate = new Gate();
 
-    private HttpFront(Server server, ServerConnector connector, RequestDeadlines deadlines, Optional<HttpTls> tls) {
+    private HttpFront(Server server, HandOverConnector connector, RequestDeadlines deadlines, Optional<HttpTls> tls,
+                      boolean inherited) {
         this.server = server;
         this.connector = connector;
         this.deadlines = deadlines;
         this.tls = tls;
+        this.inherited = inherited;
     }
 
     /**
@@ -53,6 +61,15 @@ public final class HttpFront {
      * TLS material is read here, so a bad certificate fails the start before any queue opens.
      */
     public static HttpFront bind(String hostPort, HttpSettings settings) throws IOException {
+        return open(hostPort, settings, Optional.empty());
+    }
+
+    /**
+     * Like {@link #bind}, but serves on {@code inherited} when present: a socket the service
+     * manager holds open across restarts ({@link InheritedSocket}); {@code hostPort} is then unused.
+     */
+    public static HttpFront open(String hostPort, HttpSettings settings, Optional<ServerSocketChannel> inherited)
+            throws IOException {
         int colon = hostPort.lastIndexOf(':');
         String host = hostPort.substring(0, colon);
         if (host.startsWith("[") && host.endsWith("]")) {
@@ -78,7 +95,7 @@ public final class HttpFront {
         ConnectionFactory[] factories = tls.isPresent()
             ? new ConnectionFactory[] {new SslConnectionFactory(tls.get().factory(), HttpVersion.HTTP_1_1.asString()), http}
             : new ConnectionFactory[] {http};
-        ServerConnector connector = new ServerConnector(server, 1, 1, factories);
+        HandOverConnector connector = new HandOverConnector(server, inherited.isPresent(), factories);
         connector.setHost(host);
         connector.setPort(port);
         connector.setIdleTimeout(settings.idleTimeout().toMillis());
@@ -91,14 +108,18 @@ public final class HttpFront {
         limit.setEndPointIdleTimeout(Math.min(settings.idleTimeout().toMillis(), AT_LIMIT_IDLE.toMillis()));
         server.addBean(limit);
         try {
-            connector.open();
+            if (inherited.isPresent()) {
+                connector.open(inherited.get());
+            } else {
+                connector.open();
+            }
         } catch (IOException e) {
             if (e.getCause() instanceof java.net.BindException bind) {
                 throw new java.net.BindException("cannot bind " + hostPort + ": " + bind.getMessage());
             }
             throw e;
         }
-        return new HttpFront(server, connector, deadlines, tls);
+        return new HttpFront(server, connector, deadlines, tls, inherited.isPresent());
     }
 
     /** The request clock the handlers that read bodies report to. */
@@ -118,13 +139,51 @@ public final class HttpFront {
         }
         tls.ifPresent(t -> t.watch(connector.getScheduler()));
         InetSocketAddress a = address();
-        log.info("http listening address={}:{} tls={}", a.getAddress().getHostAddress(), a.getPort(),
-            tls.isPresent() ? "on" : "off");
+        log.info("http listening address={}:{} tls={}{}", a.getAddress().getHostAddress(), a.getPort(),
+            tls.isPresent() ? "on" : "off", inherited ? " socket=inherited" : "");
     }
 
     public InetSocketAddress address() {
+        if (inherited) {
+            return new InetSocketAddress(boundAddress().getAddress(), connector.getLocalPort());
+        }
         return new InetSocketAddress(connector.getHost() == null ? "0.0.0.0" : connector.getHost(),
             connector.getLocalPort());
+    }
+
+    private InetSocketAddress boundAddress() {
+        Object transport = connector.getTransport();
+        if (transport instanceof ServerSocketChannel channel) {
+            try {
+                return (InetSocketAddress) channel.getLocalAddress();
+            } catch (IOException | ClassCastException e) {
+                // closed already: fall through
+            }
+        }
+        return new InetSocketAddress("0.0.0.0", connector.getLocalPort());
+    }
+
+    /** True when the listening socket came from the service manager, which keeps it open across restarts. */
+    public boolean inherited() {
+        return inherited;
+    }
+
+    /**
+     * The first step of a restart under a service manager that holds the socket: stops accepting
+     * (connections that arrive now wait in the socket's backlog for the next process), keeps
+     * answering requests on the connections already open — each answer with
+     * {@code Connection: close}, so the sender reconnects to the next process — and waits up to
+     * {@code atMost} for every connection to close. Connections idle for {@link #HAND_OVER_IDLE}
+     * are closed. True when none is left.
+     */
+    public boolean handOver(Duration atMost) throws InterruptedException {
+        gate.handOver();
+        return connector.handOver(HAND_OVER_IDLE, atMost);
+    }
+
+    /** Connections open now. */
+    public int openConnections() {
+        return connector.getConnectedEndPoints().size();
     }
 
     /** Turns new requests away with 503 and waits up to {@code atMost} for those in progress. */

@@ -18,7 +18,7 @@ public final class RootHandler extends Handler.Abstract {
         if (HttpJson.allowOnly(request, response, callback, "GET")) {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("service", "jetsink");
-            body.put("endpoints", java.util.List.of("/notify", "/audit", "/health", "/metrics"));
+            body.put("endpoints", java.util.List.of("/notify", "/audit", "/ready", "/live", "/health", "/status", "/metrics"));
             HttpJson.send(response, callback, 200, body);
         }
         return true;
