@@ -28,6 +28,7 @@ final class HandOverConnector extends ServerConnector {
 
     private final boolean keepChannelOpen;
     private final AtomicInteger registering = new AtomicInteger();
+    private final Object lock = new Object();
     private volatile boolean handingOver;
     private boolean inAccept;
 
@@ -54,7 +55,7 @@ final class HandOverConnector extends ServerConnector {
 
     @Override
     public void accept(int acceptorID) throws IOException {
-        synchronized (this) {
+        synchronized (lock) {
             if (handingOver) {
                 return; // the acceptor loop sees accepting off and parks
             }
@@ -63,9 +64,9 @@ final class HandOverConnector extends ServerConnector {
         try {
             super.accept(acceptorID);
         } finally {
-            synchronized (this) {
+            synchronized (lock) {
                 inAccept = false;
-                notifyAll();
+                lock.notifyAll();
             }
         }
     }
@@ -91,7 +92,7 @@ final class HandOverConnector extends ServerConnector {
     boolean handOver(Duration idle, Duration atMost) throws InterruptedException {
         long deadline = System.nanoTime() + atMost.toNanos();
         boolean wake;
-        synchronized (this) {
+        synchronized (lock) {
             handingOver = true;
             wake = inAccept;
         }
@@ -101,13 +102,13 @@ final class HandOverConnector extends ServerConnector {
         if (wake) {
             wakeAcceptor();
         }
-        synchronized (this) {
+        synchronized (lock) {
             while (inAccept) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
                 }
-                wait(Math.max(1, left / 1_000_000));
+                lock.wait(Math.max(1, left / 1_000_000));
             }
         }
         // Connections close as their senders take their last answer; a bounded poll is enough here.
