@@ -1,6 +1,9 @@
 package dev.jetsink.server;
 
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +52,28 @@ class SocketHandoverIT {
             assertThat(exits.values()).as("every restart exited 0").containsOnly(0).hasSize(RESTARTS);
             assertThat(supervisor.log()).as("each daemon served the inherited socket")
                 .contains("socket=inherited").doesNotContain("level=ERROR");
+        }
+    }
+
+    @Test
+    void amongSeveralPassedSocketsTheLauncherServesTheOneNamedHttp() throws Exception {
+        try (FaultRig rig = FaultRig.notifyOnly();
+             SocketSupervisor supervisor = SocketSupervisor.start(rig.env, List.of("metrics", "http"))) {
+            HttpResponse<String> live = rig.http().send(HttpRequest.newBuilder(supervisor.base().resolve("/live"))
+                .timeout(FaultRig.START).GET().build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(live.statusCode()).isEqualTo(200);
+            assertThat(supervisor.log()).contains("http listening address=" + supervisor.base().getAuthority() + " tls=off socket=inherited");
+        }
+    }
+
+    @Test
+    void severalPassedSocketsAndNoneNamedHttpIsAConfigErrorNamingTheFix() throws Exception {
+        try (FaultRig rig = FaultRig.notifyOnly();
+             SocketSupervisor supervisor = SocketSupervisor.start(rig.env, List.of("a", "b"));
+             java.net.Socket trigger = new java.net.Socket("127.0.0.1", supervisor.base().getPort())) {
+            assertThat(supervisor.awaitExit(FaultRig.START)).as("exit 2, a configuration error").isEqualTo(2);
+            assertThat(supervisor.log()).contains("2 sockets passed (LISTEN_FDNAMES=a:b) and none is named http")
+                .contains("FileDescriptorName=http");
         }
     }
 }

@@ -51,6 +51,14 @@ final class SocketSupervisor implements AutoCloseable {
      * (as with a socket unit), with {@code env} as its configuration.
      */
     static SocketSupervisor start(Map<String, String> env) throws IOException {
+        return start(env, List.of("http"));
+    }
+
+    /**
+     * Like {@link #start(Map)} with one socket per name in {@code names} (passed in that order, as
+     * {@code LISTEN_FDNAMES}); {@link #base()} is the one named {@code http}, else the first.
+     */
+    static SocketSupervisor start(Map<String, String> env, List<String> names) throws IOException {
         Path home = Files.createTempDirectory("jetsink-socket");
         Files.createDirectories(home.resolve("bin"));
         Files.createDirectories(home.resolve("lib"));
@@ -63,12 +71,18 @@ final class SocketSupervisor implements AutoCloseable {
         }
         Files.createSymbolicLink(home.resolve("lib/jetsink.jar"), jar);
         Path script = Path.of("src", "test", "resources", "socket-activation", "supervise.sh").toAbsolutePath();
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
+        List<String> cmd = new ArrayList<>(List.of("systemd-socket-activate", "--fdname=" + String.join(":", names)));
+        int port = 0;
+        for (String name : names) {
+            int p;
+            try (ServerSocket probe = new ServerSocket(0)) {
+                p = probe.getLocalPort();
+            }
+            cmd.add("--listen=127.0.0.1:" + p);
+            if (port == 0 || name.equals("http")) {
+                port = p;
+            }
         }
-        List<String> cmd = new ArrayList<>(List.of("systemd-socket-activate", "-l", "127.0.0.1:" + port,
-            "--fdname=http"));
         Map<String, String> passed = new LinkedHashMap<>(env);
         passed.put("PATH", System.getenv("PATH"));
         passed.put("JAVA_HOME", System.getProperty("java.home"));
@@ -80,7 +94,27 @@ final class SocketSupervisor implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().keySet().removeIf(k -> k.startsWith("RUSTFS_") || k.startsWith("JETSINK_"));
         pb.environment().putAll(passed);
-        return new SocketSupervisor(pb.start(), port, home);
+        SocketSupervisor supervisor = new SocketSupervisor(pb.start(), port, home);
+        supervisor.awaitListening(names.size(), Duration.ofSeconds(30));
+        return supervisor;
+    }
+
+    /** Waits for systemd-socket-activate's "Listening on ..." line of each socket. */
+    private synchronized void awaitListening(int sockets, Duration atMost) throws IOException {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (lines.stream().filter(l -> l.startsWith("Listening on ")).count() < sockets) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || !process.isAlive()) {
+                process.destroyForcibly();
+                throw new IOException("systemd-socket-activate is not listening:\n" + String.join("\n", lines));
+            }
+            try {
+                wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
     }
 
     private void readLog() {
@@ -134,6 +168,14 @@ final class SocketSupervisor implements AutoCloseable {
             wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
         }
         return started.get(n - 1);
+    }
+
+    /** Waits for the supervisor to end (it ends when a daemon exits non-zero) and returns its exit status. */
+    int awaitExit(Duration atMost) throws InterruptedException {
+        if (!process.waitFor(atMost.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("supervisor still running after " + atMost + ":\n" + log());
+        }
+        return process.exitValue();
     }
 
     /** Sends SIGTERM to the running daemon, waits for its exit and returns its exit status. */
