@@ -206,6 +206,47 @@ class MetricsTest {
         }
     }
 
+    @Test
+    void gcPausesAreRecordedWhileTheDaemonRunsAndNoLongerAfterShutdown() throws Exception {
+        io.micrometer.core.instrument.MeterRegistry registry;
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream().start()) {
+            registry = h.daemon.registry();
+            double before = gcPauses(registry);
+            collectAndWitness();
+            assertThat(gcPauses(registry)).as("a collection while the daemon runs is recorded").isGreaterThan(before);
+        }
+        double atShutdown = gcPauses(registry);
+        collectAndWitness();
+        assertThat(gcPauses(registry)).as("the GC binder stopped listening at shutdown").isEqualTo(atShutdown);
+    }
+
+    private static double gcPauses(io.micrometer.core.instrument.MeterRegistry registry) {
+        return registry.find("jvm.gc.pause").timers().stream().mapToDouble(io.micrometer.core.instrument.Timer::count).sum();
+    }
+
+    /**
+     * Runs a collection and returns once a listener registered after the daemon's has been told of
+     * it: the JDK notifies a collector's listeners in registration order, so by then the daemon's
+     * listener (if still registered) has recorded it.
+     */
+    private static void collectAndWitness() throws Exception {
+        java.util.concurrent.CountDownLatch told = new java.util.concurrent.CountDownLatch(1);
+        javax.management.NotificationListener witness = (n, handback) -> told.countDown();
+        List<javax.management.NotificationEmitter> emitters = java.lang.management.ManagementFactory
+            .getGarbageCollectorMXBeans().stream().filter(b -> b instanceof javax.management.NotificationEmitter)
+            .map(b -> (javax.management.NotificationEmitter) b).toList();
+        emitters.forEach(e -> e.addNotificationListener(witness, null, null));
+        try {
+            System.gc();
+            assertThat(told.await(DaemonHarness.AWAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                .as("the JVM reported the collection").isTrue();
+        } finally {
+            for (javax.management.NotificationEmitter e : emitters) {
+                e.removeNotificationListener(witness);
+            }
+        }
+    }
+
     private static double secondsLeft(Path certificate) throws Exception {
         return (PemTls.readCertificates(certificate).get(0).getNotAfter().getTime() - System.currentTimeMillis()) / 1000.0;
     }
