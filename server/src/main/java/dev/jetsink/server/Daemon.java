@@ -23,6 +23,7 @@ import dev.jetsink.server.http.HttpFront;
 import dev.jetsink.server.http.MetricsHandler;
 import dev.jetsink.server.http.ProbeHandler;
 import dev.jetsink.server.http.RequestDeadlines;
+import dev.jetsink.server.http.RequestTiming;
 import dev.jetsink.server.http.RootHandler;
 import dev.jetsink.server.http.Routes;
 import dev.jetsink.server.http.StatusHandler;
@@ -67,16 +68,18 @@ public final class Daemon implements AutoCloseable {
     private final TargetRuntime runtime;
     private final ExecutorService healthPool;
     private final AtomicBoolean stopping;
+    private final JvmMeters jvm;
     private boolean stopped;
 
     private Daemon(Map<TargetKind, Targets> targets, PrometheusMeterRegistry registry, HttpFront http,
-                   TargetRuntime runtime, ExecutorService healthPool, AtomicBoolean stopping) {
+                   TargetRuntime runtime, ExecutorService healthPool, AtomicBoolean stopping, JvmMeters jvm) {
         this.stopping = stopping;
         this.targets = targets;
         this.registry = registry;
         this.http = http;
         this.runtime = runtime;
         this.healthPool = healthPool;
+        this.jvm = jvm;
     }
 
     /**
@@ -153,14 +156,15 @@ public final class Daemon implements AutoCloseable {
         routes.put(AdminHandler.BASE, new AdminHandler(config.daemon().adminToken().map(BearerToken::new), admin,
             new AdminListing(targets, admin, healthPool), bodies, deadlines));
         try {
-            http.serve(new Routes(new RootHandler(), routes));
+            http.serve(new RequestTiming(registry, new Routes(new RootHandler(), routes)));
         } catch (IOException e) {
             targets.values().forEach(t -> t.close(Duration.ZERO));
             http.stop();
             runtime.scheduler().shutdownNow();
             throw e;
         }
-        return new Daemon(targets, registry, http, runtime, healthPool, stopping);
+        http.bindMetrics(registry, runtime.clock());
+        return new Daemon(targets, registry, http, runtime, healthPool, stopping, JvmMeters.bind(registry));
     }
 
     private static List<ProbeHandler.Refusal> refusals(Map<TargetKind, Targets> targets) {
@@ -237,6 +241,7 @@ public final class Daemon implements AutoCloseable {
         http.stop();
         healthPool.shutdownNow();
         runtime.scheduler().shutdownNow();
+        jvm.close();
         long queued = targets.values().stream().flatMap(t -> t.targets().stream()).mapToLong(NatsTarget::queueLength).sum();
         log.info("shutdown complete, entries kept in queues for the next start queued={}", queued);
     }

@@ -6,8 +6,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -41,7 +46,7 @@ class AlertRulesTest {
     @Test
     void theRulesAreValidAndPassTheirUnitTests() throws Exception {
         String tool = promtool().toString();
-        assertThat(run(tool, "check", "rules", "prometheus-alerts.yml")).contains("SUCCESS: 9 rules found");
+        assertThat(run(tool, "check", "rules", "prometheus-alerts.yml")).contains("SUCCESS: 13 rules found");
         assertThat(run(tool, "test", "rules", "prometheus-alerts.test.yml")).contains("SUCCESS");
     }
 
@@ -50,7 +55,46 @@ class AlertRulesTest {
         List<String> alerts = Files.readAllLines(DOCS.resolve("prometheus-alerts.yml")).stream()
             .map(String::strip).filter(l -> l.startsWith("- alert: ")).map(l -> l.substring("- alert: ".length())).toList();
         String tests = Files.readString(DOCS.resolve("prometheus-alerts.test.yml"));
-        assertThat(alerts).hasSize(9);
+        assertThat(alerts).hasSize(13);
         assertThat(alerts).allSatisfy(a -> assertThat(tests).contains("alertname: " + a));
+    }
+
+    @Test
+    void everyAlertLinksARunbookSectionOfTheOperationsGuideThatExists() throws Exception {
+        List<String> lines = Files.readAllLines(DOCS.resolve("prometheus-alerts.yml")).stream().map(String::strip).toList();
+        Set<String> anchors = headingAnchors(Files.readAllLines(DOCS.resolve("OPERATIONS.md")));
+        String alert = null;
+        Map<String, String> runbooks = new LinkedHashMap<>();
+        for (String line : lines) {
+            if (line.startsWith("- alert: ")) {
+                alert = line.substring("- alert: ".length());
+            } else if (line.startsWith("runbook_url: ")) {
+                runbooks.put(alert, line.substring("runbook_url: ".length()).replace("\"", ""));
+            }
+        }
+        assertThat(runbooks.keySet()).as("alerts with a runbook_url").hasSize(13);
+        assertThat(runbooks).allSatisfy((name, url) -> {
+            assertThat(url).startsWith("docs/OPERATIONS.md#");
+            assertThat(anchors).as("OPERATIONS.md has the section " + url).contains(url.substring(url.indexOf('#') + 1));
+        });
+    }
+
+    private static Set<String> headingAnchors(List<String> markdown) {
+        Set<String> anchors = new HashSet<>();
+        boolean inCode = false;
+        for (String line : markdown) {
+            if (line.startsWith("```")) {
+                inCode = !inCode;
+            } else if (!inCode && line.startsWith("#")) {
+                anchors.add(anchor(line));
+            }
+        }
+        return anchors;
+    }
+
+    /** The anchor GitHub and most Markdown renderers give a heading: lower case, punctuation dropped, spaces as dashes. */
+    private static String anchor(String heading) {
+        return heading.replaceFirst("^#+\\s*", "").strip().toLowerCase(Locale.ROOT)
+            .replaceAll("[^a-z0-9 _-]", "").replace(' ', '-');
     }
 }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 /** TLS on the HTTP port (ingest, admin, metrics, health), with certificates from a CA made per test. */
@@ -106,6 +107,44 @@ class HttpTlsTest {
             await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(500))
                 .until(() -> exchange(h, trusting, get("/health")).serial.equals(BigInteger.valueOf(202)));
         }
+    }
+
+    @Test
+    void certificateExpiryIsTheServedCertificatesAndFollowsARotation() throws Exception {
+        TestCa ca = TestCa.create(dir, "right");
+        Path[] first = ca.issueServer("first", 301, 2);
+        Path cert = dir.resolve("live-cert.pem");
+        Path key = dir.resolve("live-key.pem");
+        Files.copy(first[0], cert);
+        Files.copy(first[1], key);
+        try (DaemonHarness h = tlsDaemon(new Path[] {cert, key}, Optional.empty())) {
+            java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                .sslContext(context(ca.cert, Optional.empty())).build();
+            assertThat(expirySeconds(h, client)).isCloseTo(secondsLeft(first[0]), within(60.0))
+                .isBetween(Duration.ofDays(1).toSeconds() * 1.0, Duration.ofDays(2).toSeconds() * 1.0);
+
+            Path[] second = ca.issueServer("second", 302, 30);
+            replace(second[1], key);
+            replace(second[0], cert);
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+                .until(() -> expirySeconds(h, client) > Duration.ofDays(29).toSeconds());
+            assertThat(expirySeconds(h, client)).isCloseTo(secondsLeft(second[0]), within(60.0));
+        }
+    }
+
+    private static double secondsLeft(Path certificate) throws Exception {
+        long notAfter = PemTls.readCertificates(certificate).get(0).getNotAfter().getTime();
+        return (notAfter - System.currentTimeMillis()) / 1000.0;
+    }
+
+    private static double expirySeconds(DaemonHarness h, java.net.http.HttpClient client) throws Exception {
+        java.net.http.HttpResponse<String> r = client.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("https://127.0.0.1:" + h.daemon.address().getPort() + "/metrics")).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        Double v = MetricsTest.samples(r.body()).get("jetsink_http_tls_certificate_expiry_seconds");
+        assertThat(v).as("jetsink_http_tls_certificate_expiry_seconds on /metrics").isNotNull();
+        return v;
     }
 
     private DaemonHarness tlsDaemon(Path[] server, Optional<Path> clientCa) throws Exception {

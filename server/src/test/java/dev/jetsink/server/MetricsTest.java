@@ -1,11 +1,15 @@
 package dev.jetsink.server;
 
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.nats.PemTls;
 import dev.jetsink.internal.target.FailedEventStore;
 import dev.jetsink.internal.target.NatsTarget;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -13,8 +17,10 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 /** {@code GET /metrics} after a scripted scenario: every §9 name, with its labels and values. */
@@ -78,6 +84,181 @@ class MetricsTest {
             assertThat(m.keySet()).anyMatch(k -> k.startsWith("jetsink_publish_seconds_bucket{"));
             assertThat(m).containsEntry("jetsink_stream_verdict{kind=\"notify\",target_id=\"full:nats\",target_type=\"nats\"}", 0.0);
         }
+    }
+
+    @Test
+    void queueLimitIsTheConfiguredOneAndFillRatioRisesWhileNatsIsDown() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream()) {
+            h.with(Map.of("RUSTFS_NOTIFY_NATS_QUEUE_LIMIT", "10")).start();
+            String own = "{kind=\"notify\",target_id=\"_:nats\",target_type=\"nats\"}";
+            Map<String, Double> before = scrape(h);
+            assertThat(before).containsEntry("jetsink_queue_limit_entries" + own, 10.0)
+                .containsEntry("jetsink_queue_fill_ratio" + own, 0.0)
+                .containsEntry("jetsink_queue_limit_entries{kind=\"audit\",target_id=\"_:nats\",target_type=\"nats\"}",
+                    (double) dev.jetsink.internal.config.QueueLimit.DEFAULT);
+
+            h.nats.kill();
+            for (int i = 0; i < 4; i++) {
+                assertThat(h.post("/notify", WebhookFixtures.putPhoto(i)).statusCode()).isEqualTo(200);
+            }
+
+            Map<String, Double> after = scrape(h);
+            assertThat(after).containsEntry("jetsink_queue_fill_ratio" + own, 0.4)
+                .containsEntry("jetsink_queue_limit_entries" + own, 10.0)
+                .containsEntry("rustfs_notification_target_queue_length{target_id=\"_:nats\",target_type=\"nats\"}", 4.0);
+        }
+    }
+
+    @Test
+    void duplicateWindowIsTheStreamsOnceReadAndTheRequiredMinimumBefore() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream()) {
+            h.with(h.jetStreamTarget(TargetKind.NOTIFY, "_ELSEWHERE", "MISSING")).start();
+            await().atMost(DaemonHarness.AWAIT).until(() -> h.target(TargetKind.NOTIFY, "_").verdictPass());
+
+            Map<String, Double> m = scrape(h);
+            // The harness's stream keeps msg ids 274 s; a 10 s ack timeout requires 5 * 10 + 124 = 174 s.
+            assertThat(m).containsEntry(
+                    "jetsink_stream_duplicate_window_seconds{kind=\"notify\",target_id=\"_:nats\",target_type=\"nats\"}", 274.0)
+                .containsEntry(
+                    "jetsink_stream_duplicate_window_seconds{kind=\"notify\",target_id=\"elsewhere:nats\",target_type=\"nats\"}", 174.0);
+        }
+    }
+
+    @Test
+    void requestDurationCountsEachAnswerUnderItsRouteAndStatusClass() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream().start()) {
+            String ok = "jetsink_http_request_duration_seconds_count{path=\"notify\",status=\"2xx\"}";
+            String refused = "jetsink_http_request_duration_seconds_count{path=\"notify\",status=\"4xx\"}";
+            Map<String, Double> before = scrape(h);
+
+            assertThat(h.post("/notify/_", WebhookFixtures.putPhoto(1)).statusCode()).isEqualTo(200);
+            assertThat(h.post("/notify", "{not json").statusCode()).isEqualTo(400);
+            assertThat(h.post("/audit", WebhookFixtures.auditEntry(1)).statusCode()).isEqualTo(200);
+            assertThat(h.get("/no/such/route-" + "x".repeat(40)).statusCode()).isEqualTo(404);
+
+            String text = h.get("/metrics").body();
+            Map<String, Double> after = samples(text);
+            assertThat(after.get(ok)).isEqualTo(before.getOrDefault(ok, 0.0) + 1);
+            assertThat(after.get(refused)).isEqualTo(before.getOrDefault(refused, 0.0) + 1);
+            assertThat(after).containsEntry("jetsink_http_request_duration_seconds_count{path=\"audit\",status=\"2xx\"}", 1.0)
+                .containsEntry("jetsink_http_request_duration_seconds_count{path=\"unmatched\",status=\"4xx\"}", 1.0);
+            assertThat(after.get("jetsink_http_request_duration_seconds_sum{path=\"notify\",status=\"2xx\"}")).isPositive();
+            assertThat(after).containsEntry(
+                "jetsink_http_request_duration_seconds_bucket{path=\"notify\",status=\"2xx\",le=\"+Inf\"}", after.get(ok));
+            assertThat(text).as("a raw request path never becomes a label").doesNotContain("route-x");
+            // The existing per-code ingest counter keeps counting alongside.
+            assertThat(after).containsEntry("jetsink_ingest_requests_total{kind=\"notify\",status=\"400\"}", 1.0);
+        }
+    }
+
+    @Test
+    void jvmAndProcessSeriesAreExposed() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream().start()) {
+            Map<String, Double> m = scrape(h);
+            assertThat(sum(m, "jvm_memory_used_bytes{area=\"heap\"")).isPositive();
+            assertThat(m.get("jvm_threads_live_threads")).isGreaterThan(1.0);
+            assertThat(m.get("jvm_classes_loaded_classes")).isPositive();
+            assertThat(m.get("process_files_open_files")).isPositive();
+            assertThat(m.get("process_uptime_seconds")).isPositive();
+            assertThat(m.get("system_cpu_count")).isPositive();
+            assertThat(m).containsKey("process_cpu_usage");
+            assertThat(m.keySet()).anyMatch(k -> k.startsWith("jvm_gc_memory_allocated_bytes_total"));
+        }
+    }
+
+    @Test
+    void everySeriesOnTheScrapeIsNamedInTheOperationsGuide() throws Exception {
+        String guide = Files.readString(Path.of("..", "docs", "OPERATIONS.md"));
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream().start()) {
+            assertThat(h.post("/notify", WebhookFixtures.putPhoto(1)).statusCode()).isEqualTo(200);
+            List<String> families = h.get("/metrics").body().lines().filter(l -> l.startsWith("# TYPE "))
+                .map(l -> l.split(" ")[2]).toList();
+            assertThat(families).contains("jetsink_queue_fill_ratio", "jetsink_http_request_duration_seconds",
+                "jvm_memory_used_bytes");
+            assertThat(families.stream().filter(f -> !guide.contains(f)).toList()).as("series OPERATIONS.md does not name")
+                .isEmpty();
+        }
+    }
+
+    @Test
+    void natsClientCertificateExpiryFollowsTheFileTheTargetConnectsWith(@TempDir Path dir) throws Exception {
+        TestCa ca = TestCa.create(dir, "nats-clients");
+        Path[] first = ca.issueClient("first", 401, 2);
+        Path cert = dir.resolve("client-cert.pem");
+        Path key = dir.resolve("client-key.pem");
+        Files.copy(first[0], cert);
+        Files.copy(first[1], key);
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream()) {
+            String p = TargetKind.NOTIFY.envPrefix();
+            h.with(h.jetStreamTarget(TargetKind.NOTIFY, "_MTLS", DaemonHarness.STREAM))
+                .with(Map.of(p + "TLS_CA_MTLS", ca.cert.toString(), p + "TLS_CLIENT_CERT_MTLS", cert.toString(),
+                    p + "TLS_CLIENT_KEY_MTLS", key.toString()))
+                .start();
+            String series = "jetsink_nats_tls_certificate_expiry_seconds{kind=\"notify\",target_id=\"mtls:nats\",target_type=\"nats\"}";
+            assertThat(scrape(h).get(series)).isCloseTo(secondsLeft(first[0]), within(60.0));
+            assertThat(scrape(h)).as("a target without a client certificate has no such series")
+                .doesNotContainKey("jetsink_nats_tls_certificate_expiry_seconds{kind=\"notify\",target_id=\"_:nats\",target_type=\"nats\"}");
+
+            Path[] second = ca.issueClient("second", 402, 30);
+            Files.copy(second[1], key, StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(second[0], cert, StandardCopyOption.REPLACE_EXISTING);
+            assertThat(scrape(h).get(series)).isCloseTo(secondsLeft(second[0]), within(60.0));
+        }
+    }
+
+    @Test
+    void gcPausesAreRecordedWhileTheDaemonRunsAndNoLongerAfterShutdown() throws Exception {
+        io.micrometer.core.instrument.MeterRegistry registry;
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream().start()) {
+            registry = h.daemon.registry();
+            double before = gcPauses(registry);
+            collectAndWitness();
+            assertThat(gcPauses(registry)).as("a collection while the daemon runs is recorded").isGreaterThan(before);
+        }
+        double atShutdown = gcPauses(registry);
+        collectAndWitness();
+        assertThat(gcPauses(registry)).as("the GC binder stopped listening at shutdown").isEqualTo(atShutdown);
+    }
+
+    private static double gcPauses(io.micrometer.core.instrument.MeterRegistry registry) {
+        return registry.find("jvm.gc.pause").timers().stream().mapToDouble(io.micrometer.core.instrument.Timer::count).sum();
+    }
+
+    /**
+     * Runs a collection and returns once a listener registered after the daemon's has been told of
+     * it: the JDK notifies a collector's listeners in registration order, so by then the daemon's
+     * listener (if still registered) has recorded it.
+     */
+    private static void collectAndWitness() throws Exception {
+        java.util.concurrent.CountDownLatch told = new java.util.concurrent.CountDownLatch(1);
+        javax.management.NotificationListener witness = (n, handback) -> told.countDown();
+        List<javax.management.NotificationEmitter> emitters = java.lang.management.ManagementFactory
+            .getGarbageCollectorMXBeans().stream().filter(b -> b instanceof javax.management.NotificationEmitter)
+            .map(b -> (javax.management.NotificationEmitter) b).toList();
+        emitters.forEach(e -> e.addNotificationListener(witness, null, null));
+        try {
+            System.gc();
+            assertThat(told.await(DaemonHarness.AWAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+                .as("the JVM reported the collection").isTrue();
+        } finally {
+            for (javax.management.NotificationEmitter e : emitters) {
+                e.removeNotificationListener(witness);
+            }
+        }
+    }
+
+    private static double secondsLeft(Path certificate) throws Exception {
+        return (PemTls.readCertificates(certificate).get(0).getNotAfter().getTime() - System.currentTimeMillis()) / 1000.0;
+    }
+
+    private static Map<String, Double> scrape(DaemonHarness h) throws Exception {
+        HttpResponse<String> r = h.get("/metrics");
+        assertThat(r.statusCode()).isEqualTo(200);
+        return samples(r.body());
+    }
+
+    private static double sum(Map<String, Double> samples, String prefix) {
+        return samples.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).mapToDouble(Map.Entry::getValue).sum();
     }
 
     static Map<String, Double> samples(String text) {

@@ -33,7 +33,11 @@ class OperatorDocsTest {
         "jetsink_target_state", "jetsink_queue_oldest_age_seconds", "jetsink_last_ack_timestamp_seconds",
         "jetsink_ingest_last_event_timestamp_seconds", "jetsink_ingest_requests_total",
         "jetsink_retry_exhaustions_total",
-        "jetsink_duplicate_acks_total");
+        "jetsink_duplicate_acks_total",
+        "jetsink_queue_limit_entries", "jetsink_queue_fill_ratio", "jetsink_stream_duplicate_window_seconds",
+        "jetsink_http_request_duration_seconds", "jetsink_http_tls_certificate_expiry_seconds",
+        "jetsink_nats_tls_certificate_expiry_seconds",
+        "jvm_memory_used_bytes", "jvm_gc_pause_seconds", "jvm_threads_live_threads", "process_files_open_files");
 
     /** Log messages the guide quotes, exactly as the code's format strings begin. */
     private static final List<String> LOG_LINES = List.of(
@@ -83,6 +87,31 @@ class OperatorDocsTest {
         }
         assertThat(all).contains("histogram_quantile(0.5,").contains("histogram_quantile(0.99,")
             .contains("jetsink_publish_seconds_bucket");
+    }
+
+    @Test
+    void everyDashboardQueryIsScopedToTheChosenInstance() throws IOException {
+        JsonNode dashboard = new ObjectMapper().readTree(ROOT.resolve("docs/grafana-dashboard.json").toFile());
+        List<String> variables = new ArrayList<>();
+        dashboard.get("templating").get("list").forEach(v -> variables.add(v.get("name").asText()));
+        assertThat(variables).contains("instance");
+
+        java.util.regex.Pattern series = java.util.regex.Pattern.compile(
+            "\\b(?:rustfs|jetsink|jvm|process|system)_[a-zA-Z0-9_]*(\\{[^}]*})?");
+        List<String> unscoped = new ArrayList<>();
+        dashboard.get("panels").forEach(p -> {
+            if (p.has("targets")) {
+                p.get("targets").forEach(t -> {
+                    java.util.regex.Matcher m = series.matcher(t.get("expr").asText());
+                    while (m.find()) {
+                        if (m.group(1) == null || !m.group(1).contains("instance=~\"$instance\"")) {
+                            unscoped.add(p.get("title").asText() + ": " + m.group());
+                        }
+                    }
+                });
+            }
+        });
+        assertThat(unscoped).as("series read without the $instance matcher").isEmpty();
     }
 
     @Test

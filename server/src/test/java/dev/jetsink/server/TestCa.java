@@ -34,14 +34,23 @@ final class TestCa {
 
     /** A server certificate and key with {@code serial}, written to {@code stem-cert.pem} and {@code stem-key.pem}. */
     Path[] issueServer(String stem, long serial) throws IOException, InterruptedException {
-        return issue(stem, serial, "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
+        return issueServer(stem, serial, 2);
+    }
+
+    /** Like {@link #issueServer(String, long)}, valid for {@code days} from now. */
+    Path[] issueServer(String stem, long serial, int days) throws IOException, InterruptedException {
+        return issue(stem, serial, days, "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
     }
 
     Path[] issueClient(String stem, long serial) throws IOException, InterruptedException {
-        return issue(stem, serial, "extendedKeyUsage=clientAuth\n");
+        return issueClient(stem, serial, 2);
     }
 
-    private Path[] issue(String stem, long serial, String extensions) throws IOException, InterruptedException {
+    Path[] issueClient(String stem, long serial, int days) throws IOException, InterruptedException {
+        return issue(stem, serial, days, "extendedKeyUsage=clientAuth\n");
+    }
+
+    private Path[] issue(String stem, long serial, int days, String extensions) throws IOException, InterruptedException {
         Path certOut = dir.resolve(stem + "-cert.pem");
         Path keyOut = dir.resolve(stem + "-key.pem");
         Path csr = dir.resolve(stem + ".csr");
@@ -50,7 +59,7 @@ final class TestCa {
         openssl(dir, "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", keyOut.toString());
         openssl(dir, "req", "-new", "-key", keyOut.toString(), "-subj", "/CN=" + stem, "-out", csr.toString());
         openssl(dir, "x509", "-req", "-in", csr.toString(), "-CA", cert.toString(), "-CAkey", key.toString(),
-            "-set_serial", Long.toString(serial), "-days", "2", "-extfile", ext.toString(), "-out", certOut.toString());
+            "-set_serial", Long.toString(serial), "-days", Integer.toString(days), "-extfile", ext.toString(), "-out", certOut.toString());
         return new Path[] {certOut, keyOut};
     }
 

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +79,7 @@ public final class TargetMetrics implements LifecycleListener {
         meters.add(Gauge.builder("jetsink_queue_oldest_age_seconds", target,
                 t -> t.oldestAge().map(d -> d.toMillis() / 1000.0).orElse(0.0)).tags(own)
             .description("age of the oldest queued entry, 0 when the queue is empty").register(registry));
+        meters.addAll(capacity(target, own));
         meters.add(Gauge.builder("jetsink_last_ack_timestamp_seconds", target,
                 t -> t.lastAck().map(i -> i.toEpochMilli() / 1000.0).orElse(0.0)).tags(own)
             .description("Unix time of the last publish ack, 0 before the first").register(registry));
@@ -85,6 +87,35 @@ public final class TargetMetrics implements LifecycleListener {
         meters.addAll(perTarget.meters());
         byTarget.put(target.displayId(), perTarget);
         bound.put(target.displayId(), List.copyOf(meters));
+    }
+
+    /**
+     * What an operator needs to see a target fill up before senders get 503: the queue's limit
+     * and how full it is (a queue-backed target), the stream's duplicate window that the oldest
+     * entry's age must stay under for a re-publish to be deduplicated (JetStream), and the expiry
+     * of the NATS client certificate (when one is configured).
+     */
+    private List<Meter> capacity(NatsTarget target, Tags own) {
+        List<Meter> meters = new ArrayList<>();
+        if (target.queue().isPresent()) {
+            long limit = target.config().queueLimit();
+            meters.add(Gauge.builder("jetsink_queue_limit_entries", target, t -> limit).tags(own)
+                .description("queue_limit: most live entries the queue holds before ingest answers 503").register(registry));
+            meters.add(Gauge.builder("jetsink_queue_fill_ratio", target, t -> (double) t.queueLength() / limit).tags(own)
+                .description("the queue's fullest limit dimension, 0..1 (live entries / queue_limit)").register(registry));
+        }
+        target.duplicateWindow().ifPresent(w -> meters.add(Gauge.builder("jetsink_stream_duplicate_window_seconds",
+                target, t -> t.duplicateWindow().map(d -> d.toMillis() / 1000.0).orElse(Double.NaN)).tags(own)
+            .description("the stream's duplicate window as last read, or the validated minimum before the first read")
+            .register(registry)));
+        target.config().tlsClientCert().ifPresent(file -> {
+            CertificateFileExpiry expiry = new CertificateFileExpiry(file, Clock.systemUTC());
+            meters.add(Gauge.builder("jetsink_nats_tls_certificate_expiry_seconds", expiry,
+                    CertificateFileExpiry::secondsLeft).tags(own).strongReference(true)
+                .description("seconds until the NATS client certificate (tls_client_cert) expires, negative after")
+                .register(registry));
+        });
+        return meters;
     }
 
     /** Removes every meter {@link #register} bound for {@code target}; its series leave the scrape. */

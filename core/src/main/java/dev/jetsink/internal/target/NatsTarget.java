@@ -612,6 +612,15 @@ public final class NatsTarget implements AutoCloseable {
             .map(q -> java.time.Duration.ofMillis(Math.max(0, runtime.clock().millis() - q.toEpochMilli())));
     }
 
+    /**
+     * The duplicate window of the target's stream (JetStream only): the last one a stream lookup
+     * read, or before any lookup answered the minimum validation requires. An entry queued longer
+     * than this is no longer deduplicated if an earlier attempt of it was in fact stored.
+     */
+    public Optional<java.time.Duration> duplicateWindow() {
+        return check.map(StreamCheck::duplicateWindow);
+    }
+
     /** Entries acknowledged by the server since start (duplicates included): events out. */
     public long resolvedCount() {
         return resolved.get();

@@ -1,5 +1,6 @@
 package dev.jetsink.internal.target;
 
+import dev.jetsink.internal.nats.DuplicateWindow;
 import dev.jetsink.internal.nats.OutcomeClassifier;
 import dev.jetsink.internal.nats.StreamFacts;
 import dev.jetsink.internal.nats.StreamValidator;
@@ -35,6 +36,9 @@ final class StreamCheck {
     private final LifecycleListener events;
     /** The last live validation's failure, cleared by a pass: the target is failing meanwhile. */
     private volatile Optional<String> failure = Optional.empty();
+    /** What the last stream lookup read as the stream's duplicate window, if one got an answer. */
+    private volatile Optional<Duration> observedWindow = Optional.empty();
+    private final Duration requiredWindow;
 
     StreamCheck(String target, String stream, String subject, int ackTimeoutSecs, Verdict verdict,
                 OutcomeClassifier classifier, LifecycleListener events) {
@@ -42,6 +46,7 @@ final class StreamCheck {
         this.stream = stream;
         this.subject = subject;
         this.validator = new StreamValidator(stream, subject, ackTimeoutSecs);
+        this.requiredWindow = DuplicateWindow.required(ackTimeoutSecs);
         this.classifier = classifier;
         this.verdict = verdict;
         this.events = events;
@@ -91,7 +96,9 @@ final class StreamCheck {
         ValidationResult result;
         try {
             var jsm = c.jetStreamManagement(JetStreamOptions.builder().requestTimeout(timeout).build());
-            result = validator.validate(StreamFacts.from(jsm.getStreamInfo(stream)));
+            StreamFacts facts = StreamFacts.from(jsm.getStreamInfo(stream));
+            observedWindow = Optional.of(facts.duplicateWindow());
+            result = validator.validate(facts);
         } catch (JetStreamApiException | IOException | RuntimeException e) {
             result = validator.lookupFailed(classifier.classify(e));
         }
@@ -126,6 +133,15 @@ final class StreamCheck {
 
     String stream() {
         return stream;
+    }
+
+    /**
+     * The stream's duplicate window as the last lookup read it; before any lookup answered, the
+     * window validation requires (a stream that passes has at least that), so a target that never
+     * reached its broker still reports a lower bound rather than nothing.
+     */
+    Duration duplicateWindow() {
+        return observedWindow.orElse(requiredWindow);
     }
 
     /** A validation on the attempt path failed: the attempt is retryable. */

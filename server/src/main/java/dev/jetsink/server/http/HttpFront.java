@@ -1,9 +1,11 @@
 package dev.jetsink.server.http;
 
 import dev.jetsink.internal.config.HttpSettings;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpVersion;
@@ -193,6 +195,11 @@ public final class HttpFront {
 
     public Gate gate() {
         return gate;
+    }
+
+    /** Registers the gauges of the HTTP port itself: the TLS certificate's expiry, when TLS is on. */
+    public void bindMetrics(MeterRegistry registry, Clock clock) {
+        tls.ifPresent(t -> t.bindExpiry(registry, clock));
     }
 
     /** Stops the listener, closes every connection and the threads. */

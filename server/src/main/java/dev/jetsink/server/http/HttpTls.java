@@ -3,13 +3,17 @@ package dev.jetsink.server.http;
 import dev.jetsink.internal.config.HttpSettings;
 import dev.jetsink.internal.nats.PemTls;
 import dev.jetsink.internal.nats.TlsMaterialException;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.KeyStoreException;
 import java.security.cert.X509Certificate;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
@@ -34,17 +38,21 @@ public final class HttpTls {
     private final SslContextFactory.Server factory;
     private String loaded;
     private String refused = "";
+    /** When the certificate being served expires: follows each reload, not a refused file. */
+    private volatile Instant notAfter;
 
-    private HttpTls(HttpSettings.Tls files, SslContextFactory.Server factory, String loaded) {
+    private HttpTls(HttpSettings.Tls files, SslContextFactory.Server factory, String loaded, Instant notAfter) {
         this.files = files;
         this.factory = factory;
         this.loaded = loaded;
+        this.notAfter = notAfter;
     }
 
     /** Reads the files now; a problem with them fails the daemon's start, naming the file. */
     static HttpTls load(HttpSettings.Tls files) throws TlsMaterialException {
         SslContextFactory.Server factory = new SslContextFactory.Server();
-        factory.setKeyStore(PemTls.identityStore(files.certificate(), files.key(), PASSWORD));
+        KeyStore identity = PemTls.identityStore(files.certificate(), files.key(), PASSWORD);
+        factory.setKeyStore(identity);
         factory.setKeyStorePassword(new String(PASSWORD));
         factory.setIncludeProtocols("TLSv1.3", "TLSv1.2");
         // Clients dial by IP as often as by name; the certificate's names are the client's business.
@@ -54,7 +62,7 @@ public final class HttpTls {
             factory.setTrustStore(PemTls.trustStore(files.clientCa().get()));
             factory.setNeedClientAuth(true);
         }
-        return new HttpTls(files, factory, fingerprint(files));
+        return new HttpTls(files, factory, fingerprint(files), notAfter(identity));
     }
 
     SslContextFactory.Server factory() {
@@ -100,7 +108,29 @@ public final class HttpTls {
         }
         loaded = now;
         refused = "";
+        notAfter = notAfter(store);
         log.info("http tls certificate reloaded file={} {}", files.certificate(), describe(store));
+    }
+
+    /** When the certificate now served expires. */
+    Instant notAfter() {
+        return notAfter;
+    }
+
+    /** {@code jetsink_http_tls_certificate_expiry_seconds}: seconds until {@link #notAfter}, negative after. */
+    void bindExpiry(MeterRegistry registry, Clock clock) {
+        Gauge.builder("jetsink_http_tls_certificate_expiry_seconds", this,
+                t -> (t.notAfter().toEpochMilli() - clock.millis()) / 1000.0)
+            .description("seconds until the HTTP TLS certificate being served expires, negative after")
+            .register(registry);
+    }
+
+    private static Instant notAfter(KeyStore store) {
+        try {
+            return ((X509Certificate) store.getCertificate("identity")).getNotAfter().toInstant();
+        } catch (KeyStoreException e) {
+            throw new IllegalStateException("the identity store was built in this process", e);
+        }
     }
 
     private static String describe(KeyStore store) {

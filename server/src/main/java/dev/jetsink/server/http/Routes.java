@@ -30,6 +30,23 @@ public final class Routes extends Handler.Abstract {
         prefixes.values().forEach(h -> h.setServer(server));
     }
 
+    /**
+     * The route {@code path} falls in, as a metric label: the matched prefix without its leading
+     * slash ({@code notify} for {@code /notify/primary}), {@code root} for {@code /},
+     * {@code unmatched} for a 404. Never the raw path, so senders cannot mint label values.
+     */
+    String routeOf(String path) {
+        if (path.equals("/")) {
+            return "root";
+        }
+        for (String prefix : prefixes.keySet()) {
+            if (path.equals(prefix) || path.startsWith(prefix + "/")) {
+                return prefix.substring(1);
+            }
+        }
+        return "unmatched";
+    }
+
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         String path = Request.getPathInContext(request);
