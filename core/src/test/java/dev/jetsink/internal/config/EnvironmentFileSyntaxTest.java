@@ -40,6 +40,8 @@ class EnvironmentFileSyntaxTest {
             row("a double-quoted value spans lines", "A=\"one\ntwo\"\n", "A", "one\ntwo"),
             row("whitespace outside the quotes is dropped", "A=  \"x\"  \n", "A", "x"),
             row("quoted parts join", "A=\"x\"'y'z\n", "A", "xyz"),
+            row("text after a closing quote joins it, blanks between dropped (no trailing comments)",
+                "A=\"Carolina\" # your id\n", "A", "Carolina# your id"),
             row("outside quotes a backslash keeps the next character", "A=a\\\\b\\\"c\\ \n", "A", "a\\b\"c "),
             row("outside quotes a trailing backslash continues the line", "A=one \\\ntwo\nB=3\n", "A", "one two", "B", "3"),
             row("a value starting with a backslash", "A=\\$HOME\n", "A", "$HOME"),
