@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,8 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The release artifacts of issue #16, built by {@code bin/package} from the server's jar: the
- * archive's launcher runs check-config and serve with Maven off the PATH and delivers events; the
+ * The release artifacts of issue #16, built by {@code bin/package} as on a fresh machine (from a
+ * copy of the sources, offline, with no jetsink artifact in the local Maven repository): the
+ * archive's launcher runs check-config and serve with Maven off the PATH and delivers events; both
+ * ship install steps and an env file that keeps state in the unit's state directory; the
  * Debian package has its files, conffile and a unit {@code systemd-analyze verify} accepts; and
  * installed into a throw-away root it creates its user, keeps its queue through an upgrade (the
  * entries are delivered after the restart), and keeps the queues on remove and purge unless asked.
@@ -52,22 +55,92 @@ class ReleaseTest {
     private static Path archive;
     private static Path deb;
     private static Path oldDeb;
+    private static Path freshRepository;
 
     @TempDir
     Path work;
 
     @BeforeAll
     static void buildArtifacts() throws Exception {
-        Path jar = REPO.resolve("server/target/jetsink.jar");
-        assertThat(jar).as("the server module's shaded jar").exists();
-        List<String> made = run(REPO, Map.of(), REPO.resolve("bin/package").toString(), "--jar", jar.toString(),
-            "--out", out.resolve("new").toString());
+        // The new release is built as on a fresh machine: bin/package runs the whole Maven build
+        // from a copy of the sources, offline, against a local repository holding the third-party
+        // artifacts of this one but no jetsink artifact (an earlier mvn install would hide a
+        // build that resolves jetsink-core from the repository instead of the reactor).
+        Path sources = copyOfSources(out.resolve("src"));
+        freshRepository = thirdPartyOnlyRepository(out.resolve("m2"));
+        List<String> made = run(sources, Map.of(), Duration.ofMinutes(10), sources.resolve("bin/package").toString(),
+            "--maven-repo", freshRepository.toString(), "--offline", "--out", out.resolve("new").toString());
         archive = artifact(made, ".tar.gz");
         deb = artifact(made, ".deb");
+        Path jar = REPO.resolve("server/target/jetsink.jar");
+        assertThat(jar).as("the server module's shaded jar").exists();
         List<String> older = run(REPO, Map.of(), REPO.resolve("bin/package").toString(), "--jar", jar.toString(),
             "--version", OLD_VERSION, "--out", out.resolve("old").toString());
         oldDeb = artifact(older, ".deb");
         version = archive.getFileName().toString().replaceFirst("^jetsink-", "").replaceFirst("\\.tar\\.gz$", "");
+    }
+
+    /* The files git tracks or would track (not ignored build output), as they are in the work tree. */
+    private static Path copyOfSources(Path copy) throws Exception {
+        List<String> files = run(REPO, Map.of(), "git", "ls-files", "--cached", "--others", "--exclude-standard");
+        for (String name : files) {
+            Path from = REPO.resolve(name);
+            if (Files.isRegularFile(from)) {
+                Path to = copy.resolve(name);
+                Files.createDirectories(to.getParent());
+                Files.copy(from, to, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+            }
+        }
+        return copy;
+    }
+
+    /* A local repository of symbolic links to every group of the build's own one except dev.jetsink. */
+    private static Path thirdPartyOnlyRepository(Path fresh) throws IOException {
+        Path local = Path.of(System.getProperty("jetsink.localRepository",
+            System.getProperty("user.home") + "/.m2/repository"));
+        linkAllBut(local, fresh, "dev");
+        linkAllBut(local.resolve("dev"), fresh.resolve("dev"), "jetsink");
+        return fresh;
+    }
+
+    private static void linkAllBut(Path from, Path to, String skipped) throws IOException {
+        Files.createDirectories(to);
+        if (!Files.isDirectory(from)) {
+            return;
+        }
+        try (Stream<Path> entries = Files.list(from)) {
+            for (Path p : entries.toList()) {
+                if (!p.getFileName().toString().equals(skipped)) {
+                    Files.createSymbolicLink(to.resolve(p.getFileName()), p);
+                }
+            }
+        }
+    }
+
+    @Test
+    void theReleaseBuildsWithNoJetsinkArtifactInTheLocalRepository() throws Exception {
+        assertThat(freshRepository.resolve("dev/jetsink"))
+            .as("the build resolved the jetsink modules through the reactor and installed none").doesNotExist();
+        run(work, Map.of(), "tar", "-xzf", archive.toString());
+        String notices = Files.readString(work.resolve("jetsink-" + version + "/licenses/THIRD-PARTY.txt"));
+        assertThat(notices)
+            .as("the bundled libraries come from the list the build wrote into the jar")
+            .contains("io.nats:jnats:2.26.2  licence: The Apache License, Version 2.0")
+            .doesNotContain("dev.jetsink");
+    }
+
+    /* The links only: JUnit would delete them too, but says so once per link. */
+    @AfterAll
+    static void removeTheRepositoryLinks() throws IOException {
+        for (Path dir : List.of(freshRepository.resolve("dev"), freshRepository)) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                for (Path p : entries.toList()) {
+                    if (Files.isSymbolicLink(p)) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }
     }
 
     /* The path bin/package printed for one artifact (Maven's stderr, merged in, may carry colour codes). */
@@ -88,6 +161,10 @@ class ReleaseTest {
         assertThat(home.resolve("systemd/jetsink.service")).exists();
         assertThat(home.resolve("systemd/jetsink.socket")).exists();
         assertThat(home.resolve("docs/OPERATIONS.md")).exists();
+        assertThat(Files.readString(home.resolve("INSTALL.md")))
+            .as("the steps by hand name the paths the unit expects")
+            .contains("useradd --system", "/var/lib/jetsink", "/etc/jetsink/jetsink.env", "/usr/bin/jetsink",
+                "systemd/jetsink.service", "systemd/jetsink.socket", "systemctl daemon-reload", "systemctl enable --now jetsink");
         assertThat(Files.readString(home.resolve("licenses/THIRD-PARTY.txt")))
             .contains("io.nats:jnats:2.26.2  licence: The Apache License, Version 2.0")
             .contains("org.eclipse.jetty:jetty-server:12.1.14");
@@ -130,6 +207,7 @@ class ReleaseTest {
         assertThat(contents).contains("./usr/share/jetsink/lib/jetsink.jar", "./usr/share/jetsink/bin/jetsink",
             "./usr/bin/jetsink -> ../share/jetsink/bin/jetsink", "./etc/jetsink/jetsink.env",
             "./lib/systemd/system/jetsink.service", "./usr/share/doc/jetsink/OPERATIONS.md",
+            "./usr/share/doc/jetsink/INSTALL.md",
             "./usr/share/doc/jetsink/licenses/THIRD-PARTY.txt");
         Path control = work.resolve("control");
         run(work, Map.of(), "dpkg-deb", "--control", deb.toString(), control.toString());
@@ -157,6 +235,29 @@ class ReleaseTest {
             "/lib/systemd/system/jetsink.socket");
         assertThat(verifySocket.exit()).as(verifySocket.out()).isZero();
         assertThat(verifySocket.out()).isEmpty();
+    }
+
+    /*
+     * Both artifacts ship an env file that keeps admin-applied targets (JETSINK_DATA_DIR) and the
+     * queues of the env's targets under the unit's StateDirectory, the one place it may write.
+     */
+    @Test
+    void thePackagedEnvKeepsStateInTheUnitsStateDirectory() throws Exception {
+        run(work, Map.of(), "tar", "-xzf", archive.toString());
+        Path root = work.resolve("debroot");
+        run(work, Map.of(), "dpkg-deb", "-x", deb.toString(), root.toString());
+        String unit = Files.readString(root.resolve("lib/systemd/system/jetsink.service"));
+        assertThat(unit).contains("\nStateDirectory=jetsink\n", "\nProtectSystem=strict\n");
+        for (Path env : List.of(work.resolve("jetsink-" + version + "/etc/jetsink.env"), root.resolve("etc/jetsink/jetsink.env"))) {
+            List<String> set = Files.readAllLines(env).stream().filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+            assertThat(set).as(env.toString()).containsExactly("JETSINK_DATA_DIR=/var/lib/jetsink/data",
+                "RUSTFS_NOTIFY_NATS_ENABLE=off", "RUSTFS_NOTIFY_NATS_QUEUE_DIR=/var/lib/jetsink",
+                "RUSTFS_AUDIT_NATS_ENABLE=off", "RUSTFS_AUDIT_NATS_QUEUE_DIR=/var/lib/jetsink");
+        }
+        Result check = runResult(work, Map.of(), work.resolve("jetsink-" + version + "/bin/jetsink").toString(),
+            "check-config", "--config", root.resolve("etc/jetsink/jetsink.env").toString());
+        assertThat(check.exit()).as(check.out()).isZero();
+        assertThat(check.out()).contains("data dir:      /var/lib/jetsink/data");
     }
 
     @Test
@@ -255,10 +356,14 @@ class ReleaseTest {
         return bin;
     }
 
-    /** Env-file lines of one JetStream notify target, and an HTTP port the daemon picks. */
+    /**
+     * Env-file lines of one JetStream notify target, an HTTP port the daemon picks, and a data
+     * directory beside the queue (the packaged one, /var/lib/jetsink/data, is the host's).
+     */
     private static String notifyTarget(String url, String subject, String stream, Path queueDir) {
         return String.join("\n",
             "JETSINK_HTTP_ADDRESS=127.0.0.1:0",
+            "JETSINK_DATA_DIR=" + queueDir.resolve("data"),
             "RUSTFS_NOTIFY_NATS_ENABLE=on",
             "RUSTFS_NOTIFY_NATS_ADDRESS=" + url,
             "RUSTFS_NOTIFY_NATS_SUBJECT=" + subject,
@@ -277,17 +382,25 @@ class ReleaseTest {
     }
 
     private static Result runResult(Path dir, Map<String, String> env, String... cmd) throws Exception {
+        return runResult(dir, env, Duration.ofSeconds(120), cmd);
+    }
+
+    private static Result runResult(Path dir, Map<String, String> env, Duration limit, String... cmd) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true);
         pb.environment().keySet().removeIf(k -> k.startsWith("RUSTFS_") || k.startsWith("JETSINK_") || k.equals("JAVA_HOME"));
         pb.environment().putAll(env);
         Process p = pb.start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as(String.join(" ", cmd)).isTrue();
+        assertThat(p.waitFor(limit.toSeconds(), TimeUnit.SECONDS)).as(String.join(" ", cmd)).isTrue();
         return new Result(p.exitValue(), output);
     }
 
     private static List<String> run(Path dir, Map<String, String> env, String... cmd) throws Exception {
-        Result r = runResult(dir, env, cmd);
+        return run(dir, env, Duration.ofSeconds(120), cmd);
+    }
+
+    private static List<String> run(Path dir, Map<String, String> env, Duration limit, String... cmd) throws Exception {
+        Result r = runResult(dir, env, limit, cmd);
         assertThat(r.exit()).as(String.join(" ", cmd) + "\n" + r.out()).isZero();
         return r.out().lines().filter(l -> !l.isBlank()).toList();
     }

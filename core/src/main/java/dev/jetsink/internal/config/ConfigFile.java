@@ -2,6 +2,9 @@ package dev.jetsink.internal.config;
 
 import dev.jetsink.ConfigProblem;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,15 +12,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
- * The config file of {@code --config FILE} (§2.2): {@code NAME=value} lines with the variable names
- * of the environment, {@code #} comment lines and blank lines. The value is everything after the
- * first {@code =}, trimmed; there is no quoting.
+ * The config file of {@code --config FILE} (§2.2): the env file the systemd unit reads with
+ * {@code EnvironmentFile=}, read with systemd's rules ({@link EnvironmentFileSyntax}) so that
+ * {@code check-config --config} and the service see the same values. Lines systemd ignores are
+ * reported by line number, never by content.
  */
 final class ConfigFile {
-    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     /**
      * The variables of a file and the problems in it.
@@ -35,30 +37,30 @@ final class ConfigFile {
     public static Contents read(Path file) {
         Map<String, String> variables = new LinkedHashMap<>();
         List<ConfigProblem> problems = new ArrayList<>();
-        List<String> lines;
+        String text;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            // strict: systemd refuses a file that is not UTF-8, so a lenient decode would differ
+            text = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+        } catch (CharacterCodingException e) {
+            problems.add(problem(file.toString(), "config file " + file + " is not valid UTF-8"));
+            return new Contents(variables, problems);
         } catch (IOException e) {
-            problems.add(new ConfigProblem("config file", file.toString(),
-                "cannot read config file: " + e.getClass().getSimpleName(), ConfigProblem.Category.FILE));
+            problems.add(problem(file.toString(), "cannot read config file: " + e.getClass().getSimpleName()));
             return new Contents(variables, problems);
         }
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            int eq = line.indexOf('=');
-            String name = eq < 0 ? "" : line.substring(0, eq).strip();
-            if (!NAME.matcher(name).matches()) {
-                // The line is not echoed: it may hold a password.
-                problems.add(new ConfigProblem("config file", file + ":" + (i + 1),
-                    "malformed line " + (i + 1) + " in " + file + " (expected NAME=value)",
-                    ConfigProblem.Category.FILE));
-                continue;
-            }
-            variables.put(name, line.substring(eq + 1).strip());
+        if (text.startsWith("\uFEFF")) {
+            problems.add(problem(file + ":1", "config file " + file
+                + " starts with a byte order mark, which systemd reads as part of the first name: save it without one"));
         }
+        EnvironmentFileSyntax.Result parsed = EnvironmentFileSyntax.parse(text);
+        parsed.assignments().forEach(a -> variables.put(a.name(), a.value()));
+        parsed.issues().forEach(i -> problems.add(problem(file + ":" + i.line(), i.message() + " (in " + file + ")")));
         return new Contents(variables, problems);
+    }
+
+    private static ConfigProblem problem(String where, String message) {
+        return new ConfigProblem("config file", where, message, ConfigProblem.Category.FILE);
     }
 }

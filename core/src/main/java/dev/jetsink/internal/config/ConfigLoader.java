@@ -88,11 +88,13 @@ public final class ConfigLoader {
             tls);
     }
 
-    // A mistyped JETSINK_ variable would silently drop e.g. the admin token, so it is an error too.
+    // A mistyped JETSINK_ variable would silently drop e.g. the admin token, so it is an error too;
+    // the variables of jetsink's own tools (GlobalSetting.TOOL_VARIABLES) are not the daemon's.
     private static void unknownDaemonVariables(Map<String, String> variables, List<ConfigProblem> errors) {
         List<String> known = GlobalSetting.daemonVariables();
         variables.keySet().stream()
-            .filter(name -> name.startsWith(GlobalSetting.DAEMON_PREFIX) && !known.contains(name))
+            .filter(name -> name.startsWith(GlobalSetting.DAEMON_PREFIX) && !known.contains(name)
+                && !GlobalSetting.TOOL_VARIABLES.contains(name))
             .sorted()
             .forEach(name -> errors.add(new ConfigProblem("daemon", name,
                 KeySuggestion.unknownKeyMessage(name, KeySuggestion.nearest(name, known)),

@@ -1,12 +1,16 @@
 package dev.jetsink.internal.config;
 
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The commented environment file shipped as {@code etc/jetsink.env} (issue #16): every global
  * setting and every target key of both kinds, with its default and one line of meaning. It is
  * generated from {@link GlobalSetting} and {@link ConfigKey}; the switches below are exhaustive,
- * so a key added without a description does not compile.
+ * so a key added without a description does not compile. Every {@code #NAME=value} line is a
+ * valid setting once uncommented; keys without a variable are described but have no such line.
  */
 public final class ConfigTemplate {
 
@@ -58,8 +62,33 @@ public final class ConfigTemplate {
         };
     }
 
-    /** The whole file. */
+    /** The whole file, every setting commented out. */
     public static String render() {
+        return render(Map.of());
+    }
+
+    /**
+     * The file the packages install: as {@link #render()}, but with the settings that keep state
+     * set, uncommented, to places under {@code stateDir} (the unit's {@code StateDirectory=}), so
+     * that targets applied through the admin API and queued events survive a restart:
+     * {@code JETSINK_DATA_DIR=<stateDir>/data} and each kind's {@code QUEUE_DIR=<stateDir>} (its
+     * targets' queues are subdirectories named after kind and id). Each kind's {@code ENABLE} is set
+     * to {@code off} beside it, as a key of a kind with no {@code ENABLE} set is reported unused.
+     *
+     * @param stateDir absolute directory the daemon may write
+     * @return the file's text
+     */
+    public static String renderForStateDirectory(Path stateDir) {
+        Map<String, String> set = new LinkedHashMap<>();
+        set.put(GlobalSetting.DATA_DIR.variable(), stateDir.resolve("data").toString());
+        for (TargetKind kind : TargetKind.values()) {
+            set.put(kind.envPrefix() + ConfigKey.ENABLE.name(), "off");
+            set.put(kind.envPrefix() + ConfigKey.QUEUE_DIR.name(), stateDir.toString());
+        }
+        return render(set);
+    }
+
+    private static String render(Map<String, String> set) {
         StringBuilder b = new StringBuilder();
         b.append("# jetsink configuration: one VARIABLE=value per line (systemd EnvironmentFile syntax).\n");
         b.append("# Every setting is listed, commented out, with its default; uncomment what you change.\n");
@@ -67,20 +96,31 @@ public final class ConfigTemplate {
         b.append("# Reference: /usr/share/doc/jetsink/OPERATIONS.md (or docs/OPERATIONS.md).\n\n");
         b.append("## Daemon\n");
         for (GlobalSetting s : GlobalSetting.values()) {
-            line(b, s.variable(), s.defaultValue(), describe(s));
+            line(b, s.variable(), s.defaultValue(), describe(s), set);
         }
         for (TargetKind kind : TargetKind.values()) {
             b.append("\n## ").append(kind.label()).append(" targets: ").append(kind.envPrefix()).append("<KEY>")
                 .append(" for the default target, ").append(kind.envPrefix()).append("<KEY>_<ID> for more\n");
             for (ConfigKey k : ConfigKey.values()) {
-                line(b, kind.envPrefix() + k.name(), k.defaultValue(), describe(k));
+                if (k.hasEnvForm()) {
+                    line(b, kind.envPrefix() + k.name(), k.defaultValue(), describe(k), set);
+                } else {
+                    // no NAME= line: uncommented, it would be an unknown key and stop the daemon
+                    b.append("# ").append(k.keyName()).append(": ").append(describe(k))
+                        .append(" (admin API only: it has no variable)\n");
+                }
             }
         }
         return b.toString();
     }
 
-    private static void line(StringBuilder b, String variable, Optional<String> defaultValue, String meaning) {
+    private static void line(StringBuilder b, String variable, Optional<String> defaultValue, String meaning,
+                             Map<String, String> set) {
         b.append("# ").append(meaning).append('\n');
-        b.append("#").append(variable).append('=').append(defaultValue.orElse("")).append('\n');
+        if (set.containsKey(variable)) {
+            b.append(variable).append('=').append(set.get(variable)).append('\n');
+        } else {
+            b.append("#").append(variable).append('=').append(defaultValue.orElse("")).append('\n');
+        }
     }
 }

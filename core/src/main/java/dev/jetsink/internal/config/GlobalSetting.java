@@ -37,6 +37,13 @@ enum GlobalSetting {
     /** Prefix of the daemon's own variables, all of which must be known. */
     public static final String DAEMON_PREFIX = "JETSINK_";
 
+    /**
+     * {@code JETSINK_} variables that jetsink's own tools read and the daemon does not, so an
+     * exported one is not an unknown key: {@code JETSINK_PURGE_STATE} asks the Debian package's
+     * postrm to delete the queues on purge.
+     */
+    static final List<String> TOOL_VARIABLES = List.of("JETSINK_PURGE_STATE");
+
     private final String variable;
     private final String defaultValue;
     private final boolean secret;

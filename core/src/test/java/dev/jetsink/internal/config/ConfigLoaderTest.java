@@ -247,8 +247,25 @@ class ConfigLoaderTest {
         assertThat(loaded.errors()).singleElement().satisfies(p -> {
             assertThat(p.category()).isEqualTo(ConfigProblem.Category.FILE);
             assertThat(p.variable()).isEqualTo(file + ":2");
-            assertThat(p.message()).isEqualTo("malformed line 2 in " + file + " (expected NAME=value)");
+            assertThat(p.message()).isEqualTo("line 2 has no '=' (expected NAME=value): systemd ignores it (in " + file + ")");
             assertThat(p.describe()).doesNotContain("hunter2");
+        });
+    }
+
+    @Test
+    void theDebianScriptsPurgeSwitchIsNotAnUnknownKey() {
+        Map<String, String> env = notifyTarget();
+        env.put("JETSINK_PURGE_STATE", "yes");
+        assertThat(load(env).errors()).isEmpty();
+    }
+
+    @Test
+    void aMistypedToolVariableIsStillAnUnknownKey() {
+        Map<String, String> env = notifyTarget();
+        env.put("JETSINK_PURGE_STATES", "yes");
+        assertThat(load(env).errors()).singleElement().satisfies(p -> {
+            assertThat(p.category()).isEqualTo(ConfigProblem.Category.UNKNOWN_KEY);
+            assertThat(p.variable()).isEqualTo("JETSINK_PURGE_STATES");
         });
     }
 

@@ -78,9 +78,9 @@ public final class FailedReplayCommand {
         @Option(names = "--queue-dir", paramLabel = "DIR",
             description = "the target's queue directory, when the configuration does not name it")
         Optional<Path> queueDir = Optional.empty();
-        @Option(names = "--url", paramLabel = "URL",
-            description = "the daemon's base URL (default: http://JETSINK_HTTP_ADDRESS); token from JETSINK_ADMIN_TOKEN")
-        Optional<String> url = Optional.empty();
+        /* The admin token comes from JETSINK_ADMIN_TOKEN, as the daemon has it. */
+        @Mixin
+        DaemonEndpoint daemon = new DaemonEndpoint();
 
         FailedReplay.Filter filter(Clock clock) {
             return new FailedReplay.Filter(when(since, "--since", clock), when(until, "--until", clock),
@@ -182,8 +182,8 @@ public final class FailedReplayCommand {
             LoadedConfig loaded = ConfigLoader.load(env, s.configFile);
             JetsinkConfig config = loaded.config();
             Outcome outcome;
-            if (s.url.isPresent()) {
-                outcome = viaDaemon(s.url.get(), config, kind, id, action, request);
+            if (s.daemon.urlGiven()) {
+                outcome = viaDaemon(s.daemon, config, kind, id, action, request);
             } else {
                 Optional<Path> dir = s.queueDir.or(() -> config.targets().stream()
                     .filter(t -> t.kind() == kind && t.id().equals(id)).findFirst().flatMap(TargetConfig::queuePath));
@@ -192,7 +192,7 @@ public final class FailedReplayCommand {
                         + "name its queue directory with --queue-dir or the running daemon with --url");
                     return Main.EXIT_USAGE;
                 }
-                outcome = onFiles(dir.get(), config, kind, id, action, request);
+                outcome = onFiles(dir.get(), s.daemon, config, kind, id, action, request);
             }
             print(out, s.json, action, outcome);
             out.flush();
@@ -215,8 +215,8 @@ public final class FailedReplayCommand {
     private record Outcome(String target, FailedReplay.Report report, String where, boolean daemon) {
     }
 
-    private static Outcome onFiles(Path dir, JetsinkConfig config, TargetKind kind, String id, String action,
-                                   ReplayJson.Request request) throws IOException, InterruptedException {
+    private static Outcome onFiles(Path dir, DaemonEndpoint daemon, JetsinkConfig config, TargetKind kind, String id,
+                                   String action, ReplayJson.Request request) throws IOException, InterruptedException {
         String display = kind.label() + " " + id + ":nats";
         Optional<TargetConfig> target = config.targets().stream().filter(t -> t.kind() == kind && t.id().equals(id))
             .findFirst();
@@ -227,8 +227,7 @@ public final class FailedReplayCommand {
             queue = SegmentedQueue.open(dir, QueueOptions.withLimit(limit));
         } catch (QueueLockedException e) {
             // A daemon holds the queue: it must do the moving, or its index would not know the entries.
-            String base = defaultUrl(config);
-            return viaDaemon(base, config, kind, id, action, request);
+            return viaDaemon(daemon, config, kind, id, action, request);
         }
         try (queue) {
             FailedEventStore store = FailedEventStore.open(dir, display, Clock.systemUTC());
@@ -239,21 +238,16 @@ public final class FailedReplayCommand {
         }
     }
 
-    private static String defaultUrl(JetsinkConfig config) {
-        String scheme = config.daemon().http().tls().isPresent() ? "https" : "http";
-        return scheme + "://" + config.daemon().httpAddress();
-    }
-
-    private static Outcome viaDaemon(String base, JetsinkConfig config, TargetKind kind, String id, String action,
-                                     ReplayJson.Request request) throws IOException, InterruptedException {
+    private static Outcome viaDaemon(DaemonEndpoint daemon, JetsinkConfig config, TargetKind kind, String id,
+                                     String action, ReplayJson.Request request) throws IOException, InterruptedException {
         Optional<String> token = config.daemon().adminToken().map(Secret::reveal);
         if (token.isEmpty()) {
             throw new IllegalArgumentException("a running daemon holds this queue; asking it needs the admin token: "
                 + "set JETSINK_ADMIN_TOKEN as the daemon has it");
         }
-        String trimmed = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        String trimmed = daemon.base(() -> config);
         URI uri = URI.create(trimmed + AdminHandler.BASE + "/target/" + kind.label() + "/" + id + "/failed/" + action);
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient http = daemon.client();
         HttpResponse<String> response;
         try {
             response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(10))
@@ -263,7 +257,7 @@ public final class FailedReplayCommand {
                 HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new IOException("a running daemon holds this queue but " + trimmed + " did not answer ("
-                + e.getClass().getSimpleName() + "); pass its address with --url", e);
+                + DaemonEndpoint.why(e) + "); pass its address with --url", e);
         }
         JsonNode body;
         try {

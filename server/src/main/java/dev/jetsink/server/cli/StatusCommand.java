@@ -3,7 +3,6 @@ package dev.jetsink.server.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jetsink.internal.config.ConfigLoader;
-import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.server.Main;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,12 +17,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jetsink status [--watch] [--url URL]} (issue #13): the running daemon's {@code GET /status}
+ * {@code jetsink status [--watch] [--url URL] [--cacert FILE] [--cert FILE --key FILE]} (issue #13):
+ * the running daemon's {@code GET /status}
  * as a table that fits 80 columns — per target its state and since when, queue length and oldest
  * entry's age, events in and out per second over 10 s, failed-store length, and the last error on
  * a line of its own. {@code --watch} redraws it in place.
@@ -35,8 +36,8 @@ public final class StatusCommand implements Callable<Integer> {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ROW = "%-19s %-10s %7s %7s %7s %7s %7s %7s%n";
 
-    @Option(names = "--url", paramLabel = "URL", description = "the daemon's base URL (default: http://JETSINK_HTTP_ADDRESS)")
-    Optional<String> url = Optional.empty();
+    @Mixin
+    DaemonEndpoint daemon = new DaemonEndpoint();
     @Option(names = "--config", paramLabel = "FILE", description = "config file of NAME=value lines; the environment overrides it")
     Optional<Path> configFile = Optional.empty();
     @Option(names = "--watch", description = "redraw the table every --interval seconds until interrupted")
@@ -63,11 +64,14 @@ public final class StatusCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        String base = url.orElseGet(() -> {
-            JetsinkConfig config = ConfigLoader.load(env, configFile).config();
-            return (config.daemon().http().tls().isPresent() ? "https://" : "http://") + config.daemon().httpAddress();
-        });
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        String base = daemon.base(() -> ConfigLoader.load(env, configFile).config());
+        HttpClient http;
+        try {
+            http = daemon.client();
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return Main.EXIT_USAGE;
+        }
         try {
             do {
                 JsonNode status = fetch(http, base);
@@ -92,13 +96,12 @@ public final class StatusCommand implements Callable<Integer> {
     }
 
     private static JsonNode fetch(HttpClient http, String base) throws IOException, InterruptedException {
-        String trimmed = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
         HttpResponse<String> r;
         try {
-            r = http.send(HttpRequest.newBuilder(URI.create(trimmed + "/status")).timeout(Duration.ofSeconds(10)).GET()
+            r = http.send(HttpRequest.newBuilder(URI.create(base + "/status")).timeout(Duration.ofSeconds(10)).GET()
                 .build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new IOException("no answer (" + e.getClass().getSimpleName() + "); is jetsink running there?", e);
+            throw new IOException("no answer (" + DaemonEndpoint.why(e) + "); is jetsink running there?", e);
         }
         if (r.statusCode() != 200) {
             throw new IOException("answered " + r.statusCode());
