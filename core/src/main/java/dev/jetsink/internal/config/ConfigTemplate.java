@@ -91,7 +91,9 @@ public final class ConfigTemplate {
     private static String render(Map<String, String> set) {
         StringBuilder b = new StringBuilder();
         b.append("# jetsink configuration: one VARIABLE=value per line (systemd EnvironmentFile syntax).\n");
-        b.append("# Every setting is listed, commented out, with its default; uncomment what you change.\n");
+        b.append(set.isEmpty() ? "# Every setting is listed, commented out, with its default; uncomment what you change.\n"
+            : "# Every setting is listed with its default; those that keep state are set, the others are\n"
+            + "# commented out: uncomment what you change.\n");
         b.append("# Check the result with: jetsink check-config\n");
         b.append("# Reference: /usr/share/doc/jetsink/OPERATIONS.md (or docs/OPERATIONS.md).\n\n");
         b.append("## Daemon\n");
