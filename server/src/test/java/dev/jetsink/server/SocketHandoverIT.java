@@ -62,7 +62,10 @@ class SocketHandoverIT {
             HttpResponse<String> live = rig.http().send(HttpRequest.newBuilder(supervisor.base().resolve("/live"))
                 .timeout(FaultRig.START).GET().build(), HttpResponse.BodyHandlers.ofString());
             assertThat(live.statusCode()).isEqualTo(200);
-            assertThat(supervisor.log()).contains("http listening address=" + supervisor.base().getAuthority() + " tls=off socket=inherited");
+            assertThat(supervisor.log()).contains("http listening address=" + supervisor.base().getAuthority() + " tls=off socket=inherited")
+                .as("the rig configures 127.0.0.1:0, which the CLI would dial")
+                .contains("the inherited socket listens on " + supervisor.base().getAuthority()
+                    + " but JETSINK_HTTP_ADDRESS is 127.0.0.1:0");
         }
     }
 

@@ -78,6 +78,9 @@ public final class HttpFront {
             host = host.substring(1, host.length() - 1);
         }
         int port = Integer.parseInt(hostPort.substring(colon + 1));
+        if (inherited.isPresent()) {
+            warnIfElsewhere(host, port, inherited.get());
+        }
         Optional<HttpTls> tls = settings.tls().isPresent() ? Optional.of(HttpTls.load(settings.tls().get()))
             : Optional.empty();
 
@@ -122,6 +125,21 @@ public final class HttpFront {
             throw e;
         }
         return new HttpFront(server, connector, deadlines, tls, inherited.isPresent());
+    }
+
+    /**
+     * The inherited socket decides where the daemon listens; the configured address still tells
+     * {@code jetsink status} and the failed-store commands where to dial, so a difference is worth
+     * a warning.
+     */
+    private static void warnIfElsewhere(String host, int port, ServerSocketChannel inherited) throws IOException {
+        InetSocketAddress socket = (InetSocketAddress) inherited.getLocalAddress();
+        InetSocketAddress configured = new InetSocketAddress(host, port);
+        if (socket.getPort() != port || !socket.getAddress().equals(configured.getAddress())) {
+            log.warn("the inherited socket listens on {}:{} but JETSINK_HTTP_ADDRESS is {}:{}; the daemon serves the "
+                + "socket, while jetsink status and jetsink failed dial JETSINK_HTTP_ADDRESS: set it to the socket's "
+                + "address", socket.getAddress().getHostAddress(), socket.getPort(), host, port);
+        }
     }
 
     /** The request clock the handlers that read bodies report to. */
