@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * The config file of {@code --config FILE} (§2.2): {@code NAME=value} lines with the variable names
+ * The config file of {@code --config FILE}: {@code NAME=value} lines with the variable names
  * of the environment, {@code #} comment lines and blank lines. The value is everything after the
  * first {@code =}, trimmed; there is no quoting.
  */
