@@ -12,8 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** 503 answers of the ingest: a queue at its limit and a target whose init failed (DESIGN.md "Daemon",
- * "Stream validation and verdict"). */
+/** 503 answers of the ingest: a queue at its limit and a target whose init failed (DESIGN.md "Daemon"). */
 class IngestRejectionTest {
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {
