@@ -16,7 +16,7 @@ public record ConfigProblem(String target, String variable, String message, Cate
 
     /** The sorts of problem, so callers can treat mistyped keys differently from bad values. */
     public enum Category {
-        /** A value that does not parse or breaks a rule of §2.3. */
+        /** A value that does not parse or breaks a validation rule (DESIGN.md "Configuration"). */
         VALUE,
         /** A variable under a known prefix that names no known key. */
         UNKNOWN_KEY,

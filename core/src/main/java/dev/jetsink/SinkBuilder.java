@@ -25,8 +25,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Configures a {@link Sink}. Every setter is a key of the daemon's key table (OPERATIONS.md §1),
- * so {@link #build()} validates exactly as {@code jetsink check-config} does and reports every
+ * Configures a {@link Sink}. Every setter is a key of the daemon's key table (OPERATIONS.md
+ * section 1), so {@link #build()} validates exactly as {@code jetsink check-config} does and reports every
  * problem at once; {@link #natsOptions} reaches what the table does not (NKeys, auth handlers).
  *
  * @param <E> the event type of the sink

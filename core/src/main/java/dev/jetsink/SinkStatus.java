@@ -5,7 +5,7 @@ import java.util.Optional;
 /**
  * A sink's target now: the daemon's {@code /health} and {@code /status} for one target.
  *
- * @param health          {@code online}, {@code offline} or {@code error}, with the guide's meaning
+ * @param health          {@code online}, {@code offline} or {@code error}, as in {@code /health}
  * @param healthReason    why, when not online
  * @param state           {@code delivering}, {@code idle}, {@code stalled}, {@code failing} or {@code degraded}
  * @param queueLength     events queued and not yet delivered

@@ -11,8 +11,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.UUID;
 
 /**
- * The baseline peer of SPEC §13: the crash-safe store of the designs jetsink replaces, one JSON
- * file per event written as temp file, fsync, rename, directory fsync. Thread-safe.
+ * The baseline peer of the benchmarks (docs/BENCHMARKS.md): the crash-safe store of the designs
+ * jetsink replaces, one JSON file per event written as temp file, fsync, rename, directory fsync.
+ * Thread-safe.
  */
 final class BaselineEventStore {
     private final Path dir;

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The baseline peer of SPEC §13 item 2: the anchors' design, one JSON file per event, drained by
- * publishing each file synchronously with its {@code Nats-Msg-Id}, waiting for the ack, then
- * deleting the file.
+ * The baseline peer of the drain benchmark (docs/BENCHMARKS.md "Backlog drain (JetStream path)"):
+ * the anchors' design, one JSON file per event, drained by publishing each file synchronously with
+ * its {@code Nats-Msg-Id}, waiting for the ack, then deleting the file.
  */
 final class BaselinePeer {
 

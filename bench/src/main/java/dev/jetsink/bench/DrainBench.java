@@ -42,18 +42,19 @@ import java.util.stream.Stream;
 import org.slf4j.LoggerFactory;
 
 /**
- * SPEC §13 item 2 (and issue 4's window benchmark): a backlog of 1 KiB events drained into a local
- * JetStream file stream by (a) jetsink with the default publish window, (b) jetsink with a window
- * of 1, (c) the baseline peer (file per event, synchronous publish, delete) and (d) raw jnats
- * {@code publishAsync} with msg ids and a window of 1024. Real time throughout; prints events/s
- * and ratios and writes them as JSON.
+ * docs/BENCHMARKS.md "Backlog drain (JetStream path)" (and issue 4's window benchmark): a backlog
+ * of 1 KiB events drained into a local JetStream file stream by (a) jetsink with the default
+ * publish window, (b) jetsink with a window of 1, (c) the baseline peer (file per event,
+ * synchronous publish, delete) and (d) raw jnats {@code publishAsync} with msg ids and a window of
+ * 1024. Real time throughout; prints events/s and ratios and writes them as JSON.
  *
  * <p>Usage: {@code DrainBench --out PATH [--events N] [--baseline-events M] [--rounds R]
- * [--kind notify|audit] [--notify-concurrency C]} (defaults 180 000 — the guide's one-hour outage
- * at 50 events/s — N, 3, notify, 20). Jetsink (both windows) and raw run interleaved R times and
- * their medians are compared; the baseline peer drains its backlog once (it takes minutes). Its
- * files are written without fsync and flushed with one {@code sync} before the drain: the fill is
- * not measured, and a crash-safe fill of 180 000 files alone would take several minutes.
+ * [--kind notify|audit] [--notify-concurrency C]} (defaults 180 000 — a one-hour outage at 50
+ * events/s, the sizing example of OPERATIONS.md section 5 — N, 3, notify, 20). Jetsink (both
+ * windows) and raw run interleaved R times and their medians are compared; the baseline peer drains
+ * its backlog once (it takes minutes). Its files are written without fsync and flushed with one
+ * {@code sync} before the drain: the fill is not measured, and a crash-safe fill of 180 000 files
+ * alone would take several minutes.
  */
 public final class DrainBench {
 

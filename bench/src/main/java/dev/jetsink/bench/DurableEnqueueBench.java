@@ -21,10 +21,11 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
 /**
- * SPEC §13 item 1: durable enqueue rate of 1 KiB events at 1, 8 and 64 producer threads, each
- * waiting for its own durable acknowledgement before the next, jetsink's queue against the
- * baseline file-per-event store; plus the open time and heap of a 180 000-entry queue. Prints the
- * ratios and merges a {@code queue} section into the results file given as the first argument.
+ * docs/BENCHMARKS.md "Durable enqueue": durable enqueue rate of 1 KiB events at 1, 8 and 64
+ * producer threads, each waiting for its own durable acknowledgement before the next, jetsink's
+ * queue against the baseline file-per-event store; plus the open time and heap of a 180 000-entry
+ * queue. Prints the ratios and merges a {@code queue} section into the results file given as the
+ * first argument.
  */
 public final class DurableEnqueueBench {
     static final int EVENT_BYTES = 1024;

@@ -23,9 +23,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * SPEC §13 item 3: steady state at a fixed offered rate through the HTTP ingest of a real
- * {@code jetsink serve} child process (the shipped jar, the launcher's default heap) on the
- * JetStream path. Each event's latency is the time from sending its request to the moment the
+ * docs/BENCHMARKS.md "Steady state": steady state at a fixed offered rate through the HTTP ingest
+ * of a real {@code jetsink serve} child process (the shipped jar, the launcher's default heap) on
+ * the JetStream path. Each event's latency is the time from sending its request to the moment the
  * stream stored it (the server's timestamp of the stored message, which is when the PubAck is
  * sent), so it covers HTTP, the durable enqueue, dispatch and the publish.
  *

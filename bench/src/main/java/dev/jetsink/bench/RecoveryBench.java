@@ -35,9 +35,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * SPEC §13 item 4: a queue of 180 000 live 1 KiB entries (the guide's 50 events/s × 1 h outage)
- * is opened by a fresh JVM with the launcher's default heap ({@code -Xmx256m}), which then drains
- * it to a local nats-server. Reports the open time and the process's peak RSS while draining.
+ * docs/BENCHMARKS.md "Recovery": a queue of 180 000 live 1 KiB entries (50 events/s through a
+ * one-hour outage, the sizing example of OPERATIONS.md section 5) is opened by a fresh JVM with the
+ * launcher's default heap ({@code -Xmx256m}), which then drains it to a local nats-server. Reports
+ * the open time and the process's peak RSS while draining.
  *
  * <p>Usage: {@code RecoveryBench --out RESULTS.json [--entries N]}; the child role is internal.
  */

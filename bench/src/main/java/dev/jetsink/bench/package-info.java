@@ -1,2 +1,5 @@
-/** Benchmarks: jetsink against the baseline peer and raw jnats, reported as ratios (SPEC §13). */
+/**
+ * Benchmarks: jetsink against the baseline peer and raw jnats, reported as ratios
+ * (docs/BENCHMARKS.md).
+ */
 package dev.jetsink.bench;

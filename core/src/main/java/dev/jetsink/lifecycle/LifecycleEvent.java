@@ -3,7 +3,7 @@ package dev.jetsink.lifecycle;
 import java.util.Optional;
 
 /**
- * The lifecycle events of a target (§6, last bullet), one record per kind. Each names its target by
+ * The lifecycle events of a target, one record per kind. Each names its target by
  * id as shown everywhere (e.g. {@code notify primary:nats}) and entries by their {@code Nats-Msg-Id}.
  */
 public sealed interface LifecycleEvent {

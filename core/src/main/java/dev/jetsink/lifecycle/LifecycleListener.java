@@ -1,7 +1,7 @@
 package dev.jetsink.lifecycle;
 
 /**
- * Receives a target's lifecycle events (§6). Logs and metrics subscribe through it, and tests await
+ * Receives a target's lifecycle events. Logs and metrics subscribe through it, and tests await
  * events instead of sleeping. Every method defaults to doing nothing, so
  * a listener implements only what it needs. Methods are called on delivery threads: they must be
  * quick and must not throw.

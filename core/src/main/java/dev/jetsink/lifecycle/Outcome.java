@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.OptionalInt;
 
 /**
- * A classified publish failure (§7): its family, what it was in the fixed vocabulary, and what the
- * dispatcher must do besides retrying or failing the entry.
+ * A classified publish failure (DESIGN.md "Classification"): its family, what it was in the fixed
+ * vocabulary, and what the dispatcher must do besides retrying or failing the entry.
  *
  * <p>{@link #detail()} is what gets logged and stored in a failed record; it is built only from
  * {@link Cause} labels, numeric codes and the configured or capturing stream name, never from raw
@@ -14,9 +14,9 @@ import java.util.OptionalInt;
  * @param family         transient (entry stays queued) or permanent (failed store)
  * @param cause          what happened, from the fixed vocabulary
  * @param detail         the stored and logged description
- * @param resetsVerdict  the stream verdict must go back to UNSET (§6)
- * @param unexpectedStream the subject is now captured by another stream (§5.3)
- * @param entrySpecific  only this entry is rescheduled; the target does not enter probe mode (§5.5)
+ * @param resetsVerdict  the stream verdict must go back to UNSET
+ * @param unexpectedStream the subject is now captured by another stream
+ * @param entrySpecific  only this entry is rescheduled; the target does not enter probe mode
  * @param apiErrorCode   the JetStream {@code err_code} when the server sent one
  * @param status         the server's HTTP-like status when there was one
  */
@@ -45,7 +45,7 @@ public record Outcome(Family family, Cause cause, String detail, boolean resetsV
         Objects.requireNonNull(status, "status");
     }
 
-    /** The two families of the guide's table. */
+    /** The two families of the outcome table. */
     public enum Family {
         /** Retried on the live queue until it delivers; never reaches the failed store. */
         TRANSIENT,
@@ -146,7 +146,8 @@ public record Outcome(Family family, Cause cause, String detail, boolean resetsV
     }
 
     /**
-     * The attempt deadline ran out (§5.3); built by the dispatcher, which owns the deadline.
+     * The attempt deadline ran out (DESIGN.md "Delivery"); built by the dispatcher, which owns the
+     * deadline.
      *
      * @return a transient outcome
      */
@@ -155,7 +156,7 @@ public record Outcome(Family family, Cause cause, String detail, boolean resetsV
     }
 
     /**
-     * A live validation on the publish path failed before publishing: the entry stays (§6).
+     * A live validation on the publish path failed before publishing: the entry stays.
      *
      * @return a transient outcome
      */
@@ -164,7 +165,7 @@ public record Outcome(Family family, Cause cause, String detail, boolean resetsV
     }
 
     /**
-     * The connection could not be established at all (§7, first row): retried, never classified further.
+     * The connection could not be established at all: retried, never classified further.
      *
      * @return a transient outcome
      */
@@ -173,8 +174,8 @@ public record Outcome(Family family, Cause cause, String detail, boolean resetsV
     }
 
     /**
-     * The unexpected-stream case of §5.3, naming the stream that captured (or acknowledged) the
-     * subject: transient, resets the verdict.
+     * The unexpected-stream case (DESIGN.md "Stream validation and verdict"), naming the stream
+     * that captured (or acknowledged) the subject: transient, resets the verdict.
      *
      * @param capturingStream the stream that captured the subject
      * @return a transient outcome that resets the verdict
@@ -198,9 +199,9 @@ public record Outcome(Family family, Cause cause, String detail, boolean resetsV
     }
 
     /**
-     * How a 10109 sealed rejection is handled when it is not the first after a cached PASS (§6):
-     * the verdict was already reset by an earlier rejection, so this one counts as a failed
-     * validation and the entry stays queued.
+     * How a 10109 sealed rejection is handled when it is not the first after a cached PASS
+     * (DESIGN.md "Delivery"): the verdict was already reset by an earlier rejection, so this one
+     * counts as a failed validation and the entry stays queued.
      *
      * @return a transient failed-validation outcome keeping this one's codes
      */

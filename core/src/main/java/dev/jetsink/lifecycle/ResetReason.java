@@ -1,6 +1,6 @@
 package dev.jetsink.lifecycle;
 
-/** Why a verdict went back to UNSET (§6: the guide's list plus jetsink's additions). */
+/** Why a verdict went back to UNSET (DESIGN.md "Stream validation and verdict"). */
 public enum ResetReason {
     /** A new connection was made. */
     NEW_CONNECTION("new connection"),

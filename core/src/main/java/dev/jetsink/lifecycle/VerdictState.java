@@ -1,6 +1,9 @@
 package dev.jetsink.lifecycle;
 
-/** A target's stream-validation verdict (§6): {@code PASS} once a live validation passed, else {@code UNSET}. */
+/**
+ * A target's stream-validation verdict (DESIGN.md "Stream validation and verdict"): {@code PASS}
+ * once a live validation passed, else {@code UNSET}.
+ */
 public enum VerdictState {
     /** The stream was validated since the last reset: publishes go ahead without re-checking. */
     PASS,

@@ -451,7 +451,7 @@ class ReleaseTest {
 
         @Override
         public void close() throws Exception {
-            process.destroy(); // SIGTERM: the graceful close of SPEC §10
+            process.destroy(); // SIGTERM: the graceful close (DESIGN.md "Daemon")
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
             }

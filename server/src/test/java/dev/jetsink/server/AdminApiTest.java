@@ -18,9 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The admin API against the running daemon (SPEC §10): a target applied at runtime takes events
- * and delivers them, a dry run applies nothing, a reset removes the target, and a restart brings
- * applied targets back from {@code JETSINK_DATA_DIR}.
+ * The admin API against the running daemon (DESIGN.md "Admin API"): a target applied at runtime
+ * takes events and delivers them, a dry run applies nothing, a reset removes the target, and a
+ * restart brings applied targets back from {@code JETSINK_DATA_DIR}.
  */
 class AdminApiTest {
 

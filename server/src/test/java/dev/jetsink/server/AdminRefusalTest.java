@@ -14,9 +14,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a {@code PUT} refuses (SPEC §2.3, §10): invalid values with the startup texts, a broker it
- * cannot reach within 5 s, a stream that fails validation such as a sealed one. A refused target
- * is neither applied nor persisted.
+ * What a {@code PUT} refuses (DESIGN.md "Admin API"): invalid values with the startup texts, a
+ * broker it cannot reach within 5 s, a stream that fails validation such as a sealed one. A refused
+ * target is neither applied nor persisted.
  */
 class AdminRefusalTest {
 

@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Admin API security (SPEC §10): disabled without a token (403), bearer token checked (401), and
- * no password or token value in any admin response or log line.
+ * Admin API security (DESIGN.md "Admin API"): disabled without a token (403), bearer token checked
+ * (401), and no password or token value in any admin response or log line.
  */
 class AdminSecurityTest {
 

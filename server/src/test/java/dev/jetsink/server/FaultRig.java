@@ -179,7 +179,7 @@ final class FaultRig implements AutoCloseable {
 
     /**
      * The random seed of a scenario: {@code -Djetsink.crash.seed=} to replay one, else fresh. It is
-     * printed, so a failing run names it (SPEC §12).
+     * printed, so a failing run names it (DESIGN.md "Fault suite").
      */
     static long seed(String scenario) {
         long seed = Long.getLong("jetsink.crash.seed", System.nanoTime());

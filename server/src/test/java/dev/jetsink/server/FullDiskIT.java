@@ -47,7 +47,7 @@ class FullDiskIT {
                     .containsOnly(200, 503);
                 assertThat(t.lost()).as(t.line() + "\n" + rig.daemonLog()).isZero();
                 assertThat(t.inStreamOnce() + t.duplicated()).as(t.line()).isEqualTo(events);
-                assertThat(load.refused()).as("only events once refused may be stored twice (SPEC §3.1); " + t.line())
+                assertThat(load.refused()).as("only events once refused may be stored twice (their sender retried them); " + t.line())
                     .containsAll(t.duplicatedEvents());
                 assertThat(t.distinctMsgIds()).as(t.line()).isEqualTo(t.messages());
                 assertThat(rig.daemonLog()).contains("ingest failed to queue durably");

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** {@code GET /health} against the running daemon (SPEC §6, §9). */
+/** {@code GET /health} against the running daemon (DESIGN.md "Status"). */
 class HealthTest {
 
     private static Map<String, JsonNode> byTarget(HttpResponse<String> r) throws Exception {

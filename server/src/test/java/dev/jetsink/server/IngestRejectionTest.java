@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** 503 answers of the ingest: a queue at its limit and a target whose init failed (SPEC §3.1, §6). */
+/** 503 answers of the ingest: a queue at its limit and a target whose init failed (DESIGN.md "Daemon"). */
 class IngestRejectionTest {
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {

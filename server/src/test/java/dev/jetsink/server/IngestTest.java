@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The HTTP ingest against the running daemon: real sockets, real nats-server (SPEC §3.1). */
+/** The HTTP ingest against the running daemon: real sockets, real nats-server (DESIGN.md "Daemon"). */
 class IngestTest {
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {

@@ -23,7 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
-/** {@code GET /metrics} after a scripted scenario: every §9 name, with its labels and values. */
+/**
+ * {@code GET /metrics} after a scripted scenario: every series (DESIGN.md "Metrics"), with its
+ * labels and values.
+ */
 class MetricsTest {
 
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*})?\\s+(\\S+)$");

@@ -14,9 +14,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps docs/OPERATIONS.md and docs/grafana-dashboard.json in step with the code: every §9 metric
- * is on the dashboard and in the guide, and every log line the guide tells operators to look for
- * is still printed by jetsink-core.
+ * Keeps docs/OPERATIONS.md and docs/grafana-dashboard.json in step with the code: every metric
+ * (DESIGN.md "Metrics") is on the dashboard and in OPERATIONS.md, and every log line OPERATIONS.md
+ * tells operators to look for is still printed by jetsink-core.
  */
 class OperatorDocsTest {
     // Surefire runs in the module directory.
@@ -39,7 +39,7 @@ class OperatorDocsTest {
         "jetsink_nats_tls_certificate_expiry_seconds",
         "jvm_memory_used_bytes", "jvm_gc_pause_seconds", "jvm_threads_live_threads", "process_files_open_files");
 
-    /** Log messages the guide quotes, exactly as the code's format strings begin. */
+    /** Log messages OPERATIONS.md quotes, exactly as the code's format strings begin. */
     private static final List<String> LOG_LINES = List.of(
         "target starting target=",
         "JetStream stream validation succeeded target=",

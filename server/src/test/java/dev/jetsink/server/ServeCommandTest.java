@@ -9,7 +9,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** {@code serve} refuses an invalid configuration before starting anything (SPEC §2.3). */
+/**
+ * {@code serve} refuses an invalid configuration before starting anything
+ * (DESIGN.md "Configuration").
+ */
 class ServeCommandTest {
 
     @Test

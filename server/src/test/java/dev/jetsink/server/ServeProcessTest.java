@@ -20,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** {@code jetsink serve} as its own process: SIGTERM, exit codes, log format (SPEC §2.3, §9, §10). */
+/**
+ * {@code jetsink serve} as its own process: SIGTERM, exit codes, log format (DESIGN.md "Daemon").
+ */
 class ServeProcessTest {
 
     @Test

@@ -14,7 +14,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The SIGTERM path in-process (SPEC §10): new requests get 503, a request in progress is answered. */
+/**
+ * The SIGTERM path in-process (DESIGN.md "Daemon"): new requests get 503, a request in progress is
+ * answered.
+ */
 class ShutdownTest {
 
     @Test

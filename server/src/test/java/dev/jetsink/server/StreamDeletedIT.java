@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 6: the stream is deleted while events stream in, and recreated with the same config a
- * moment later (SPEC §6: a deleted stream answers publishes with 503 No Responders, a transient
- * outcome that resets the verdict). Entries stay queued while the stream is gone, nothing reaches
- * the failed store, and delivery resumes into the new stream.
+ * moment later (DESIGN.md "Stream validation and verdict": a deleted stream answers publishes
+ * with 503 No Responders, a transient outcome that resets the verdict). Entries stay queued while
+ * the stream is gone, nothing reaches the failed store, and delivery resumes into the new stream.
  *
  * <p>Deleting the stream also deletes the evidence of what had been delivered into it. So the
  * daemon is paused (SIGSTOP) for the instant of the deletion: publishes already on the wire are

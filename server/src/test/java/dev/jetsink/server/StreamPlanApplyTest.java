@@ -53,7 +53,7 @@ class StreamPlanApplyTest {
 
         assertThat(run.exitCode).as(run.toString()).isZero();
         assertThat(run.out).contains("created stream APPLIED").contains("passes jetsink's stream validation");
-        assertThat(run.out).as("one replica draws the guide's advice").contains("advice: stream APPLIED has 1 replica(s)");
+        assertThat(run.out).as("one replica draws the replica advice").contains("advice: stream APPLIED has 1 replica(s)");
         StreamInfo info = info("APPLIED");
         assertThat(info.getConfiguration().getDuplicateWindow()).isEqualTo(Duration.ofSeconds(5 * 45 + 124));
         assertThat(info.getConfiguration().getStorageType()).isEqualTo(StorageType.File);

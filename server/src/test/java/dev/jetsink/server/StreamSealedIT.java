@@ -17,11 +17,12 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 6, stream sealed mid-stream (SPEC §6, §7, §8): only the first 10109 after a cached PASS is
- * terminal, so at most one entry reaches the failed store; everything else stays queued while the
- * stream is sealed. Sealing cannot be undone, so the operator deletes the stream and recreates it
- * with the same configuration; the queue then delivers the rest. The sealed stream's content is
- * read before the delete, so every acknowledged event is accounted for across both streams.
+ * Issue 6, stream sealed mid-stream (DESIGN.md "Delivery", "Fault suite"): only the first 10109
+ * after a cached PASS is terminal, so at most one entry reaches the failed store; everything else
+ * stays queued while the stream is sealed. Sealing cannot be undone, so the operator deletes the
+ * stream and recreates it with the same configuration; the queue then delivers the rest. The sealed
+ * stream's content is read before the delete, so every acknowledged event is accounted for across
+ * both streams.
  */
 class StreamSealedIT {
 

@@ -13,11 +13,12 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, the "unexpected stream" case (SPEC §5.3, §7): mid-stream the configured stream stops
- * capturing the publish subject and another stream captures it. jetsink publishes with
- * {@code expectedStream}, so the server refuses each publish before storing it: no stray copy in
- * the other stream, a warning naming both streams, and the entries wait in the queue. Once the
- * operator restores the configured stream, everything acknowledged is delivered exactly once.
+ * Issue 6, the "unexpected stream" case (DESIGN.md "Stream validation and verdict", "Fault suite"):
+ * mid-stream the configured stream stops capturing the publish subject and another stream captures
+ * it. jetsink publishes with {@code expectedStream}, so the server refuses each publish before
+ * storing it: no stray copy in the other stream, a warning naming both streams, and the entries
+ * wait in the queue. Once the operator restores the configured stream, everything acknowledged is
+ * delivered exactly once.
  *
  * <p>The two stream changes cannot be made at once: a publish falling between them meets no stream
  * (503 No Responders), resets the verdict, and later attempts fail validation before publishing,

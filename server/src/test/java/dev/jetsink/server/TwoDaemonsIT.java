@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Issue 6, two daemons: how users scale out. Two {@code serve} processes, each with its own queue
  * directory, publish into one stream at once, each fed its own range of events. Every acknowledged
  * event is stored once, and no {@code Nats-Msg-Id} of one daemon's events appears among the
- * other's (SPEC §5.3: ids are unique across instances writing one stream, so the duplicate window
- * never swallows one daemon's event as a copy of the other's).
+ * other's (DESIGN.md "Msg ids": ids are unique across instances writing one stream, so the
+ * duplicate window never swallows one daemon's event as a copy of the other's).
  */
 class TwoDaemonsIT {
 

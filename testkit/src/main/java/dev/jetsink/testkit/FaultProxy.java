@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A TCP proxy on 127.0.0.1 that puts network faults between a client and a server (SPEC §12):
+ * A TCP proxy on 127.0.0.1 that puts network faults between a client and a server:
  * {@link #pass()}, {@link #delay(Duration)}, {@link #blackhole()} (a half-open link: sockets stay
  * up, nothing moves), {@link #reset()} (every current connection gets a TCP RST) and
  * {@link #refuse()} (a server that is gone). Modes apply to current and new connections alike.

@@ -10,7 +10,7 @@ import java.util.Map;
  *
  * <p>Order: the {@code NATS_SERVER_BIN} environment variable, then {@code PATH}, then
  * {@code /usr/sbin/nats-server}. A missing binary is an error, never a reason to skip a test
- * (SPEC §12): tests that silently skip prove nothing.
+ * (DESIGN.md "Test fixtures"): tests that silently skip prove nothing.
  */
 public final class NatsBinary {
 

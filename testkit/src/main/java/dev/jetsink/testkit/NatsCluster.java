@@ -20,7 +20,7 @@ import java.util.stream.IntStream;
 
 /**
  * Three routed JetStream nodes on 127.0.0.1 — named {@code n1}, {@code n2}, {@code n3}, at
- * indexes 0, 1, 2 — for R3 streams (SPEC §12). Client ports are picked by the servers; cluster
+ * indexes 0, 1, 2 — for R3 streams. Client ports are picked by the servers; cluster
  * ports must be known before any node starts, so they are probed free and the whole start is
  * retried if one was taken meanwhile.
  *

@@ -15,7 +15,7 @@ import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One real {@code nats-server} process on 127.0.0.1, for tests (SPEC §12).
+ * One real {@code nats-server} process on 127.0.0.1, for tests.
  *
  * <p>The first start lets the server pick its own port ({@code -p -1 --ports_file_dir}), so
  * parallel tests never race for a port; {@link #restart()} comes back on the same port and store

@@ -12,8 +12,9 @@ import java.util.Objects;
 import java.util.Properties;
 
 /**
- * The committed TEST-ONLY TLS and auth material (SPEC §12), copied out of the classpath into a
- * directory of the caller's choosing, plus the nats-server config text for each security mode.
+ * The committed TEST-ONLY TLS and auth material (DESIGN.md "Test fixtures"), copied out of the
+ * classpath into a directory of the caller's choosing, plus the nats-server config text for each
+ * security mode.
  *
  * <p>nats-server config needs absolute file paths, which a classpath resource does not have, so
  * every use starts with {@link #materialize(Path)} (typically into a JUnit {@code @TempDir}). The

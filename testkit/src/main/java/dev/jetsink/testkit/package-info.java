@@ -1,5 +1,5 @@
 /**
- * Real nats-server fixtures for tests (SPEC §12).
+ * Real nats-server fixtures for tests (DESIGN.md "Test fixtures").
  *
  * <ul>
  *   <li>{@link dev.jetsink.testkit.NatsServer}: one process, port picked by the server, kill /

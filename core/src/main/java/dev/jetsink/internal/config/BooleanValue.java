@@ -3,7 +3,7 @@ package dev.jetsink.internal.config;
 import java.util.Locale;
 import java.util.Optional;
 
-/** The strict boolean of §2.3: ten spellings accepted, anything else is a value error. */
+/** The strict boolean: ten spellings accepted, anything else is a value error. */
 public final class BooleanValue {
     private BooleanValue() {
     }
@@ -20,7 +20,7 @@ public final class BooleanValue {
         }
     }
 
-    /** The §2.3 text for a value that is not a boolean. */
+    /** The error text for a value that is not a boolean. */
     static String invalid(String keyName, String value) {
         return "Invalid " + keyName + " boolean value: " + value
             + " (accepted values include on, off, true, false, yes, no, 1, 0)";

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The config file of {@code --config FILE} (§2.2): the env file the systemd unit reads with
+ * The config file of {@code --config FILE}: the env file the systemd unit reads with
  * {@code EnvironmentFile=}, read with systemd's rules ({@link EnvironmentFileSyntax}) so that
  * {@code check-config --config} and the service see the same values. Lines systemd ignores are
  * reported by line number, never by content.

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The keys of a NATS target (§2.1), declared once: parsing, validation, {@code check-config}
+ * The keys of a NATS target, declared once: parsing, validation, {@code check-config}
  * and unknown-key detection all read this table.
  */
 public enum ConfigKey {
@@ -82,7 +82,7 @@ public enum ConfigKey {
         return suffix.isEmpty() ? base : base + "_" + suffix;
     }
 
-    /** Keys ordered longest name first, the matching order of §2.2. */
+    /** Keys ordered longest name first, the order suffixed variable names are matched in. */
     public static List<ConfigKey> longestFirst() {
         return LONGEST_FIRST;
     }

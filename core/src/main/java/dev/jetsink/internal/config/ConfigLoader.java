@@ -126,7 +126,7 @@ public final class ConfigLoader {
             return optional(s).or(s::defaultValue).orElseThrow();
         }
 
-        /** The kind-wide switch: as set, else on exactly when a target of the kind is enabled (§2.2). */
+        /** The kind-wide switch: as set, else on exactly when a target of the kind is enabled (DESIGN.md "Configuration"). */
         boolean kindSwitch(GlobalSetting s, TargetKind kind, List<TargetConfig> targets) {
             return optional(s).flatMap(BooleanValue::parse)
                 .orElseGet(() -> targets.stream().anyMatch(t -> t.kind() == kind));

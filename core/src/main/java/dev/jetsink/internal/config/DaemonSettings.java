@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The daemon's {@code JETSINK_*} settings (§2.2).
+ * The daemon's {@code JETSINK_*} settings.
  *
  * @param httpAddress  {@code host:port} the HTTP server binds, default {@code 127.0.0.1:9020}
  * @param adminToken   bearer token of the admin API; empty means the admin API is disabled

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Settings that are not per target (§2.2): the kind-wide switches, notify stream concurrency and
+ * Settings that are not per target: the kind-wide switches, notify stream concurrency and
  * the daemon's {@code JETSINK_*} settings, declared once like {@link ConfigKey}.
  */
 enum GlobalSetting {

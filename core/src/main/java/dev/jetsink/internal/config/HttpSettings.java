@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The daemon's HTTP server limits and TLS (§2.2, {@code JETSINK_HTTP_*}).
+ * The daemon's HTTP server limits and TLS ({@code JETSINK_HTTP_*}, DESIGN.md "Daemon").
  *
  * @param idleTimeout    a connection with no bytes in either direction for this long is closed
  * @param requestTimeout a request's headers and body must all arrive within this

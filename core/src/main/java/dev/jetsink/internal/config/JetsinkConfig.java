@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param targets                 enabled targets, notify first, default instance first within a kind
  * @param notifyEnabled           {@code RUSTFS_NOTIFY_ENABLE}; by default on when a notify target is enabled
  * @param auditEnabled            {@code RUSTFS_AUDIT_ENABLE}; by default on when an audit target is enabled
- * @param notifyStreamConcurrency {@code RUSTFS_NOTIFY_TARGET_STREAM_CONCURRENCY}, default 20 (§5.6)
+ * @param notifyStreamConcurrency {@code RUSTFS_NOTIFY_TARGET_STREAM_CONCURRENCY}, default 20
+ *                                (DESIGN.md "Delivery")
  * @param daemon                  {@code JETSINK_*} settings
  * @param warnings                non-fatal findings (unreadable files, backoff scale, queue limit fallback)
  */

@@ -39,7 +39,7 @@ final class KeySuggestion {
         return Optional.ofNullable(bestVariable);
     }
 
-    /** The unknown-key text of §2.3, with a suggestion when one is close. */
+    /** The unknown-key text, with a suggestion when one is close. */
     static String unknownKeyMessage(String name, Optional<String> suggestion) {
         return "unknown configuration key " + name + suggestion.map(s -> " (did you mean " + s + "?)").orElse("");
     }

@@ -1,6 +1,9 @@
 package dev.jetsink.internal.config;
 
-/** The {@code queue_limit} rule of §2.1: unparsable or 0 means the default, never an error. */
+/**
+ * The {@code queue_limit} rule (DESIGN.md "Configuration"): unparsable or 0 means the default,
+ * never an error.
+ */
 public final class QueueLimit {
     /** The default and fallback bound on live queue entries. */
     public static final long DEFAULT = 100_000;

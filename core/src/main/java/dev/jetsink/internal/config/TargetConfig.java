@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One enabled, validated NATS target (§2.1). Secrets are {@link Secret}s, so this record's
+ * One enabled, validated NATS target. Secrets are {@link Secret}s, so this record's
  * {@code toString()} prints them as {@code ***}.
  *
  * @param kind             notify or audit
@@ -25,7 +25,7 @@ import java.util.Optional;
  * @param tlsRequired      require TLS even without TLS files
  * @param queueDir         store-and-forward queue root (the target's own directory is {@link #queuePath()})
  * @param queueLimit       max live queue entries
- * @param jetstreamEnabled whether the JetStream path is on (§5)
+ * @param jetstreamEnabled whether the JetStream path is on (DESIGN.md "Delivery")
  * @param streamName       stream to publish to; present whenever {@code jetstreamEnabled}
  * @param ackTimeout       per-attempt deadline, 10..120 s
  * @param comment          free text

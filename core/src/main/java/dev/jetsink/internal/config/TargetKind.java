@@ -44,7 +44,7 @@ public enum TargetKind {
         return metricPrefix;
     }
 
-    /** Name of the queue-length gauge (§9). */
+    /** Name of the queue-length gauge (DESIGN.md "Metrics"). */
     public String queueLengthMetric() {
         return queueLengthMetric;
     }

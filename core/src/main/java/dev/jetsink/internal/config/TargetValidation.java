@@ -10,7 +10,7 @@ import java.util.Optional;
  *
  * @param target   the validated target, empty when {@code errors} is not empty
  * @param enabled  the target's {@code enable} value (false when unset or invalid)
- * @param errors   every value error (§2.3), each with target and variable
+ * @param errors   every value error, each with target and variable
  * @param warnings unreadable TLS or credentials files and other non-fatal findings
  */
 public record TargetValidation(Optional<TargetConfig> target, boolean enabled,

@@ -14,16 +14,17 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Validates one target (§2.3) and builds its {@link TargetConfig}. Startup, {@code check-config}
- * and the admin validation path all come through here, so they give the same texts.
+ * Validates one target (DESIGN.md "Configuration") and builds its {@link TargetConfig}. Startup,
+ * {@code check-config} and the admin validation path all come through here, so they give the same
+ * texts.
  */
 public final class TargetValidator {
     private TargetValidator() {
     }
 
     /**
-     * The admin validation path (§10): {@code keyValues} uses lower-case key names such as
-     * {@code jetstream_enable}; unknown names are errors with a suggestion.
+     * The admin validation path (DESIGN.md "Admin API"): {@code keyValues} uses lower-case key
+     * names such as {@code jetstream_enable}; unknown names are errors with a suggestion.
      */
     public static TargetValidation validateKeyValues(TargetKind kind, String id, Map<String, String> keyValues) {
         String lowerId = id.toLowerCase(Locale.ROOT);
@@ -120,7 +121,8 @@ public final class TargetValidator {
         return in.value(key).map(Path::of);
     }
 
-    // File contents are a connection matter (§2.3): the target runs and retries, so only warn.
+    // File contents are a connection matter (DESIGN.md "NATS connection"): the target runs and
+    // retries, so only warn.
     private static Optional<ConfigProblem> unreadable(TargetInput in, ConfigKey key) {
         return in.value(key)
             .filter(v -> ValueRule.ABSOLUTE_PATH.check(key.keyName(), v).isEmpty())

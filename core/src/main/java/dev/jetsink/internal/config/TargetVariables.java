@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Splits one kind's variables into target instances (§2.2): suffixes matched longest key first,
+ * Splits one kind's variables into target instances: suffixes matched longest key first,
  * the default instance {@code _}, inheritance of unsuffixed values, unknown keys and keys that
  * configure nothing. Notify and audit share this one implementation.
  */

@@ -64,7 +64,10 @@ public interface ValueRule {
         ? Optional.of(key + " must not contain whitespace, '.', '*', '>', '/' or '\\': " + value)
         : Optional.empty();
 
-    /** Unparsable, zero or negative means the default (§2.1), so never an error; see {@link QueueLimit}. */
+    /**
+     * Unparsable, zero or negative means the default (DESIGN.md "Configuration"), so never an
+     * error; see {@link QueueLimit}.
+     */
     ValueRule QUEUE_LIMIT = TEXT;
 
     /** A whole number in {@code [min, max]}; {@code message} is the complete error text. */

@@ -1,5 +1,5 @@
 /**
- * Configuration (SPEC §2). {@link dev.jetsink.internal.config.ConfigKey} and
+ * Configuration (DESIGN.md "Configuration"). {@link dev.jetsink.internal.config.ConfigKey} and
  * {@link dev.jetsink.internal.config.GlobalSetting} are the declared tables;
  * {@link dev.jetsink.internal.config.TargetVariables} splits variables into instances;
  * {@link dev.jetsink.internal.config.TargetValidator} checks one target (also the admin path);

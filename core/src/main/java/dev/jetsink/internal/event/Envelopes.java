@@ -6,7 +6,7 @@ import dev.jetsink.event.S3EventRecord;
 import dev.jetsink.internal.config.TargetKind;
 
 /**
- * Builds the payload NATS consumers receive (SPEC §3.2), in the layout RustFS publishes to NATS
+ * Builds the payload NATS consumers receive, in the layout RustFS publishes to NATS
  * targets so that existing consumers keep working:
  *
  * <pre>{"EventName":..,"Key":"&lt;bucket&gt;/&lt;key&gt;","Records":[{"object_name":..,"bucket_name":..,"event_name":..,"data":&lt;record or entry&gt;}]}</pre>

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Turns a request body into the events to queue (SPEC §3.1), one parser per target kind.
+ * Turns a request body into the events to queue (DESIGN.md "Events"), one parser per target kind.
  *
  * <p>Notify bodies: the webhook form {@code {"EventName","Key","Records":[..]}} (one envelope
  * per record; the top-level {@code EventName} and {@code Key} are ignored and rebuilt from each

@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An event ready to queue: its metadata, the exact bytes every publish of it will carry (the §3.2
+ * An event ready to queue: its metadata, the exact bytes every publish of it will carry (the
  * envelope, built once at enqueue), its content digest — the SHA-256 of the record's or entry's
  * canonical form ({@link CanonicalJson}), from which each target derives a stable
  * {@code Nats-Msg-Id} (issue #12) — and, for an embedder with its own event identity, the msg id

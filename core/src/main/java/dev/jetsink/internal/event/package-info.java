@@ -1,6 +1,6 @@
 /**
- * Events in, payloads out (SPEC §3): a request body or an embedding store's values become
- * {@link dev.jetsink.internal.event.OutboundEvent}s whose payload is the exact envelope NATS
+ * Events in, payloads out (DESIGN.md "Events"): a request body or an embedding store's values
+ * become {@link dev.jetsink.internal.event.OutboundEvent}s whose payload is the exact envelope NATS
  * consumers will receive.
  *
  * <ul>

@@ -20,9 +20,10 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The metrics of SPEC §9 in a Micrometer registry the caller passes in. The four {@code rustfs_*}
- * series are gauges carrying cumulative counts, as in the origin system (a Micrometer counter
- * would gain a {@code _total} suffix); jetsink's own series use counters and a timer.
+ * The metrics (DESIGN.md "Metrics") in a Micrometer registry the caller passes in. The four
+ * {@code rustfs_*} series are gauges carrying cumulative counts, as in the origin system (a
+ * Micrometer counter would gain a {@code _total} suffix); jetsink's own series use counters and a
+ * timer.
  *
  * <p>Register each target with {@link #register(NatsTarget)} and pass this object as (one of) the
  * runtime's lifecycle listeners so it sees acknowledgements, failures and exhaustions. A target

@@ -1,2 +1,2 @@
-/** The metrics of SPEC §9, bound to a caller's Micrometer registry. */
+/** The metrics of DESIGN.md "Metrics", bound to a caller's Micrometer registry. */
 package dev.jetsink.internal.metrics;

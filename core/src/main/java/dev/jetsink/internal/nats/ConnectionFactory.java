@@ -268,7 +268,7 @@ public final class ConnectionFactory {
         return a.compareTo(b) <= 0 ? a : b;
     }
 
-    /** Connection tuning that is not a SPEC §2.1 key. */
+    /** Connection tuning that is not a target key. */
     public static final class Builder {
         private final ConnectionSettings settings;
         private String connectionName = DEFAULT_CONNECTION_NAME;

@@ -14,9 +14,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * How one target reaches NATS: the servers and the auth/TLS keys of SPEC §2.1, already validated as
- * values. Files are only named here; they are read when connecting, because unreadable TLS or creds
- * material is a connection failure the target retries, not a configuration error (SPEC §2.3).
+ * How one target reaches NATS: the servers and the auth/TLS keys of the target, already validated
+ * as values. Files are only named here; they are read when connecting, because unreadable TLS or
+ * creds material is a connection failure the target retries, not a configuration error
+ * (DESIGN.md "NATS connection").
  *
  * <p>{@link #toString()} prints {@code password} and {@code token} as {@code ***}, and hides user
  * info embedded in server URLs, so a settings object may be logged.
@@ -36,7 +37,10 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
                                  Optional<Path> tlsClientCert, Optional<Path> tlsClientKey, boolean tlsRequired) {
     private static final String HIDDEN = "***";
 
-    /** Checks the combinations SPEC §2.1 forbids; messages name keys, never values. */
+    /**
+     * Checks the combinations the key table forbids (DESIGN.md "Configuration"); messages name
+     * keys, never values.
+     */
     public ConnectionSettings {
         servers = List.copyOf(servers);
         Stream.of(username, password, token, credentialsFile, tlsCa, tlsClientCert, tlsClientKey)
@@ -63,7 +67,7 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
         return builder(address).build();
     }
 
-    /** A builder starting from the SPEC §2.1 {@code address} value. */
+    /** A builder starting from the {@code address} value. */
     public static Builder builder(String address) {
         return new Builder(parseAddress(address));
     }

@@ -3,9 +3,9 @@ package dev.jetsink.internal.nats;
 import java.time.Duration;
 
 /**
- * The one place that knows how long a stream's duplicate window must be (guide, "Setting the
- * Duplicate Window"): it must cover the worst-case span of one retry cycle, or a late retry of an
- * event the server already stored is delivered twice.
+ * The one place that knows how long a stream's duplicate window must be (OPERATIONS.md
+ * "Why the window formula"): it must cover the worst-case span of one retry cycle, or a late retry
+ * of an event the server already stored is delivered twice.
  *
  * <p>required = attempts × ack timeout + realized backoff + headroom = 5·t + 60 + 64 seconds
  * (274 s at 30, 724 s at 120). The terms mirror {@code dev.jetsink.internal.target.RetrySchedule}; a unit

@@ -25,7 +25,8 @@ import javax.net.ssl.TrustManager;
  * {@code sslContext.getSocketFactory().createSocket(socket, host, port, true)} and never enables
  * endpoint identification, so a certificate for any host signed by a trusted CA is accepted. The host
  * it passes is the one from the server URL, so setting the algorithm on the socket that factory
- * returns is enough to make the JDK trust manager compare it with the certificate (SPEC §10).
+ * returns is enough to make the JDK trust manager compare it with the certificate
+ * (DESIGN.md "NATS connection").
  */
 final class HostnameVerifyingSslContext extends SSLContext {
     /** The JDK name of RFC 2818 host name checking. */

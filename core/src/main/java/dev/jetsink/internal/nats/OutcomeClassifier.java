@@ -24,10 +24,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Maps every publish outcome to a family (§7), as one table read top to bottom: the first row whose
- * matcher accepts the failure decides. Anything no row names is transient, because a transient
- * misclassification is only retried while a permanent one can lose an event when its failed
- * record expires.
+ * Maps every publish outcome to a family (DESIGN.md "Classification"), as one table read top to
+ * bottom: the first row whose matcher accepts the failure decides. Anything no row names is
+ * transient, because a transient misclassification is only retried while a permanent one can lose
+ * an event when its failed record expires.
  *
  * <p>One instance per target: the path decides how an oversized payload is treated and the
  * configured stream is what a PubAck must name. Stateless and thread-safe. Whether a 10109 sealed
@@ -36,7 +36,7 @@ import java.util.regex.Pattern;
  */
 public final class OutcomeClassifier {
 
-    /** JetStream codes retried on the normal schedule (§7). 2.11+ codes are kept for newer servers. */
+    /** JetStream codes retried on the normal schedule. 2.11+ codes are kept for newer servers. */
     static final Set<Integer> TRANSIENT_CODES = Set.of(10008, 10009, 10023, 10028, 10039, 10047, 10063,
             10076, 10077, 10118, 10158, 10163, 10167, 10194, 10202);
 
@@ -45,7 +45,10 @@ public final class OutcomeClassifier {
     private static final Pattern PUBLISH_STATUS = Pattern.compile("^Error Publishing: (\\d{3})\\b.*", Pattern.DOTALL);
     private static final String PAYLOAD_TEXT = "Message payload size exceed";
 
-    /** The table of §7. Order matters: specific codes before status ranges, subclasses before IOException. */
+    /**
+     * The outcome table. Order matters: specific codes before status ranges, subclasses before
+     * IOException.
+     */
     static final List<Row> TABLE = List.of(
             // JetStream API rejections, by err_code first.
             Row.transientRow("10059 stream not found", apiCode(10059), Cause.STREAM_NOT_FOUND).resetting(),
@@ -143,8 +146,9 @@ public final class OutcomeClassifier {
     }
 
     /**
-     * The second guard of §5.3: a PubAck is success only if it names the configured stream (a
-     * duplicate ack is success too). Returns the unexpected-stream outcome otherwise.
+     * The ack check (DESIGN.md "Stream validation and verdict"): a PubAck is success only if it
+     * names the configured stream (a duplicate ack is success too). Returns the unexpected-stream
+     * outcome otherwise.
      */
     public Optional<Outcome> checkAck(PublishAck ack) {
         return checkAckStream(Optional.ofNullable(ack.getStream()).orElse("(none)"));

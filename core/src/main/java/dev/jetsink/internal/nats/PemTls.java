@@ -35,7 +35,8 @@ import javax.net.ssl.TrustManagerFactory;
  * no PEM loader): trust comes from the {@code tls_ca} bundle, or the JDK's default trust store when
  * only {@code tls_required} is set; the optional client identity from {@code tls_client_cert} plus a
  * PKCS#8 {@code tls_client_key} (RSA or EC). The result verifies the server host name
- * ({@link HostnameVerifyingSslContext}), which jnats does not do itself (SPEC §10).
+ * ({@link HostnameVerifyingSslContext}), which jnats does not do itself
+ * (DESIGN.md "NATS connection").
  */
 public final class PemTls {
     private static final Pattern PEM_BLOCK = Pattern.compile(

@@ -1,9 +1,9 @@
 package dev.jetsink.internal.nats;
 
 /**
- * Which publish path a target uses (§5.2, §5.3). Some outcomes classify differently per path: an
- * event over the server's max payload is permanent on the JetStream path but an entry-specific
- * transient on the Core path.
+ * Which publish path a target uses (DESIGN.md "Delivery"). Some outcomes classify differently per
+ * path: an event over the server's max payload is permanent on the JetStream path but an
+ * entry-specific transient on the Core path.
  */
 enum PublishPath {
     /** NATS Core publish + flush; the default. */
@@ -17,7 +17,7 @@ enum PublishPath {
         this.label = label;
     }
 
-    /** {@code core} or {@code jetstream}, as printed in the startup log line (§6). */
+    /** {@code core} or {@code jetstream}, as printed in the startup log line. */
     public String label() {
         return label;
     }

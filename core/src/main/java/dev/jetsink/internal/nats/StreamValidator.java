@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The stream requirements of §6 and the guide's "Pre-provisioning the Stream", checked against the
- * facts of one stream-info lookup. Every failed requirement is reported, so an operator fixes a
- * stream in one pass rather than one error per restart. Pure logic: the lookup and the verdict
- * belong to the caller.
+ * The stream requirements (DESIGN.md "Stream validation and verdict", OPERATIONS.md section 3),
+ * checked against the facts of one stream-info lookup. Every failed requirement is reported, so an
+ * operator fixes a stream in one pass rather than one error per restart. Pure logic: the lookup and
+ * the verdict belong to the caller.
  */
 public final class StreamValidator {
 
-    /** Below this many replicas a stream is durable only against a clean restart (guide). */
+    /** Below this many replicas a stream is durable only against a clean restart. */
     static final int RECOMMENDED_REPLICAS = 3;
 
     private final String stream;

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 /**
  * A TLS file (CA bundle, client certificate or key) could not be read or parsed. The message names
  * the file and what was wrong with it, never the file's content: a key must not reach a log even
- * when it is malformed. The guide treats this as a connection failure, not a configuration error
- * (SPEC §2.3): the target keeps queueing and retries.
+ * when it is malformed. It is a connection failure, not a configuration error
+ * (DESIGN.md "NATS connection"): the target keeps queueing and retries.
  */
 public final class TlsMaterialException extends IOException {
     private static final long serialVersionUID = 1L;

@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * The answer of one stream validation (§6): passed (possibly with advice to log once as warnings),
- * or failed with every problem found, each naming its cause.
+ * The answer of one stream validation (DESIGN.md "Stream validation and verdict"): passed (possibly
+ * with advice to log once as warnings), or failed with every problem found, each naming its cause.
  */
 public sealed interface ValidationResult permits ValidationResult.Passed, ValidationResult.Failed {
 
@@ -39,7 +39,7 @@ public sealed interface ValidationResult permits ValidationResult.Passed, Valida
             }
         }
 
-        /** True if one of the problems has {@code cause}, e.g. {@link Cause#SEALED} fails init (§6). */
+        /** True if one of the problems has {@code cause}, e.g. {@link Cause#SEALED} fails init. */
         public boolean has(Cause cause) {
             return problems.stream().anyMatch(p -> p.cause() == cause);
         }

@@ -6,8 +6,9 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A target's stream-validation verdict (§6): {@code PASS} or {@code UNSET}. While UNSET every
- * publish attempt and health check first runs a live validation; the first pass sets PASS.
+ * A target's stream-validation verdict (DESIGN.md "Stream validation and verdict"): {@code PASS} or
+ * {@code UNSET}. While UNSET every publish attempt and health check first runs a live validation;
+ * the first pass sets PASS.
  *
  * <p>Both transitions are atomic and say whether they changed anything, which is how callers do
  * things once per verdict: log the success line only when {@link #pass()} returns true; warn about

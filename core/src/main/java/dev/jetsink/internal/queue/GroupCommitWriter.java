@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * one fsync and no thread hand-off, and nothing ever waits for company (an interrupted producer
  * always hands off: its interrupt would close the channel for everyone). All file work happens
  * under one lock, so records are written in sequence order either way. A failed write or force
- * fails the whole batch and rolls to a new segment (SPEC §4.2).
+ * fails the whole batch and rolls to a new segment (DESIGN.md "Queue").
  */
 final class GroupCommitWriter implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);

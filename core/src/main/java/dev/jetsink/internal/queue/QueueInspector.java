@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * Read-only view of a queue directory for {@code jetsink queue stats|list|show} (SPEC §4.5). Takes
+ * Read-only view of a queue directory for {@code jetsink queue stats|list|show}. Takes
  * no lock and writes nothing, so it is safe while the daemon runs: a record being written at the
  * tail is simply not shown yet, and a segment deleted mid-read is skipped.
  */

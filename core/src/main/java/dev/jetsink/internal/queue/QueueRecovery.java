@@ -14,10 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Opens a queue directory (SPEC §4.3): removes temporary files, scans every segment in order,
- * verifies each record's CRC, truncates the torn tail of the newest segment, and hands the live entries to the queue's
- * index. Returns the next sequence number, which is also persisted as the high-water mark before
- * anything can be deleted.
+ * Opens a queue directory (DESIGN.md "Queue"): removes temporary files, scans every segment in
+ * order, verifies each record's CRC, truncates the torn tail of the newest segment, and hands the
+ * live entries to the queue's index. Returns the next sequence number, which is also persisted as
+ * the high-water mark before anything can be deleted.
  */
 final class QueueRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(QueueRecovery.class);

@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A target's durable local queue (store-and-forward, SPEC §4): what the dispatcher needs and
- * nothing more. Thread-safe.
+ * A target's durable local queue (store-and-forward, DESIGN.md "Queue"): what the dispatcher needs
+ * and nothing more. Thread-safe.
  */
 public interface QueueStore extends AutoCloseable {
 
@@ -32,8 +32,9 @@ public interface QueueStore extends AutoCloseable {
 
     /**
      * Like {@link #append(EventMetadata, byte[])}, with {@code msgId} as the entry's
-     * {@code Nats-Msg-Id} instead of a minted one when present (a content-derived id, SPEC §5.3
-     * as changed by issue #12). It is stored with the entry, so every retry and replay keeps it.
+     * {@code Nats-Msg-Id} instead of a minted one when present (a content-derived id,
+     * DESIGN.md "Msg ids", issue #12). It is stored with the entry, so every retry and replay keeps
+     * it.
      */
     default CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId) {
         return append(metadata, payload, msgId, EntryAttributes.NONE);

@@ -5,9 +5,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Capacity held on a queue for an all-or-nothing ingest (§3.1): a request reserves room on every
- * addressed target before it appends anything. Each {@link #append} uses one reserved slot;
- * {@link #close} gives back the slots not used.
+ * Capacity held on a queue for an all-or-nothing ingest (DESIGN.md "Daemon"): a request reserves
+ * room on every addressed target before it appends anything. Each {@link #append} uses one reserved
+ * slot; {@link #close} gives back the slots not used.
  */
 public interface Reservation extends AutoCloseable {
     /**

@@ -27,8 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The durable local queue of one target (SPEC §4): an append-only, segmented, checksummed log with
- * group commit, a resolution bitmap per segment and an in-memory index of live entries.
+ * The durable local queue of one target (DESIGN.md "Queue"): an append-only, segmented, checksummed
+ * log with group commit, a resolution bitmap per segment and an in-memory index of live entries.
  *
  * <h2>Directory</h2>
  * <pre>

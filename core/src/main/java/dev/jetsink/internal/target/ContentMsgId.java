@@ -9,7 +9,7 @@ import java.util.UUID;
 
 /**
  * The content-derived {@code Nats-Msg-Id} of an event on one target (issue #12): a name-based
- * UUID, version 8 (RFC 9562 §5.8), from the first 128 bits of
+ * UUID, version 8 (RFC 9562, section 5.8), from the first 128 bits of
  * {@code SHA-256("jetsink-msg-id-v1" 0x00 kind 0x00 target-id 0x00 content-digest)}, where the
  * content digest is the SHA-256 of the record's canonical form
  * ({@link dev.jetsink.internal.event.CanonicalJson}), computed once per body however many targets it

@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The NATS Core path (SPEC §5.2): publish each entry of a fill, then one flush bounded by 30 s;
- * every entry of the fill is delivered when the flush returns.
+ * The NATS Core path (DESIGN.md "Delivery"): publish each entry of a fill, then one flush bounded
+ * by 30 s; every entry of the fill is delivered when the flush returns.
  */
 final class CorePublisher implements Publisher {
 
@@ -38,7 +38,7 @@ final class CorePublisher implements Publisher {
     @Override
     public CompletableFuture<Delivered> publish(PendingEntry entry, byte[] payload, Deadline deadline) {
         // Throws IllegalArgumentException for an event over the server's max_payload: the
-        // dispatcher reschedules that entry alone (entry-specific, §5.5).
+        // dispatcher reschedules that entry alone (entry-specific).
         QueuedEntry e = entry.entry();
         String to = subjects.of(e);
         Tracing.Span span = tracing.publish(target, to, e.msgId(), e.attributes().traceparent(), e.attributes().tracestate());

@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * One deadline bounding a whole attempt (connect, validate, publish, ack) on monotonic time
- * (SPEC §5.3): attempt deadlines use real time even when backoff sleeps use an injected clock.
+ * (DESIGN.md "Delivery"): attempt deadlines use real time even when backoff sleeps use an injected
+ * clock.
  */
 record Deadline(long expiresAtNanos) {
 

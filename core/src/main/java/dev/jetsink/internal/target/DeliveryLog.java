@@ -6,9 +6,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The log lines of delivery (guide, "Observability"): one warning per exhausted cycle, probe mode
- * and connection changes at info or warn, individual failed attempts only at debug so an outage
- * is visible without per-attempt noise.
+ * The log lines of delivery (OPERATIONS.md section 9 quotes them): one warning per exhausted cycle,
+ * probe mode and connection changes at info or warn, individual failed attempts only at debug so an
+ * outage is visible without per-attempt noise.
  */
 final class DeliveryLog implements LifecycleListener {
 

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One target's delivery loop (SPEC §5): reads live entries oldest first, keeps up to
+ * One target's delivery loop (DESIGN.md "Delivery"): reads live entries oldest first, keeps up to
  * {@code publish_window} publishes in flight, resolves each entry on its acknowledgement (or after
  * its failed record is written), and retries everything else.
  *

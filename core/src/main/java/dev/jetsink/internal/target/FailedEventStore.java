@@ -26,8 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One target's failed-events store (§8): the events the target rejected terminally, kept for
- * diagnosis in {@code <target queue dir>/failed/} and never republished.
+ * One target's failed-events store (DESIGN.md "Failed-events store"): the events the target
+ * rejected terminally, kept for diagnosis in {@code <target queue dir>/failed/} and never
+ * republished.
  *
  * <p>Each record is one file, {@code <failed_at epoch ms, 13 digits>-<msg id>.json} (format in
  * {@link FailedRecordFormat}), so names sort oldest first and the age of a record is known
@@ -64,7 +65,7 @@ public final class FailedEventStore {
      * @param retention  records whose {@code failed_at} is older than this are expired by maintenance
      */
     public record Limits(int maxRecords, Duration retention) {
-        /** The §8 bounds: 10 000 records, 72 hours. */
+        /** The default bounds: 10 000 records, 72 hours. */
         public static final Limits DEFAULT = new Limits(10_000, Duration.ofHours(72));
 
         public Limits {
@@ -145,7 +146,7 @@ public final class FailedEventStore {
         return new FailedEventStore(dir, target, limits, clock, seeded);
     }
 
-    /** {@link #open(Path, String, Limits, Clock)} with the §8 bounds. */
+    /** {@link #open(Path, String, Limits, Clock)} with the default bounds. */
     public static FailedEventStore open(Path targetQueueDir, String target, Clock clock) {
         return open(targetQueueDir, target, Limits.DEFAULT, clock);
     }

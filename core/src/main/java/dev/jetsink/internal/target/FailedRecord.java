@@ -8,9 +8,9 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One event that a target rejected terminally (§8): what the failed store keeps. Never
- * republished by jetsink on its own; an operator may replay it (issue #13), which queues it
- * again with its msg id.
+ * One event that a target rejected terminally (DESIGN.md "Failed-events store"): what the failed
+ * store keeps. Never republished by jetsink on its own; an operator may replay it (issue #13),
+ * which queues it again with its msg id.
  *
  * <p>Both instants are truncated to milliseconds, the resolution of the queue's queued-at and of
  * the failed-record file name, so the name and the {@code failed_at} field always agree.
@@ -26,9 +26,10 @@ import java.util.Objects;
  * @param queuedAt    when the event entered the local queue
  * @param failedAt    when the terminal rejection was recorded
  * @param errorClass  always {@link #TERMINAL} for records jetsink writes
- * @param errorDetail fixed-vocabulary description of the rejection (§7), never raw server text
+ * @param errorDetail fixed-vocabulary description of the rejection (DESIGN.md "Classification"),
+ *                    never raw server text
  * @param retryCount  publish attempts over the entry's lifetime
- * @param payload     the exact published bytes (the §3.2 JSON)
+ * @param payload     the exact published bytes (the envelope JSON)
  * @param contentType the object's content type from the queue entry, empty when unknown
  * @param replays     how often an operator had replayed the event before this failure
  */
@@ -50,7 +51,7 @@ public record FailedRecord(
         String contentType,
         int replays) {
 
-    /** The only error class the store records: the guide's single failed-event case. */
+    /** The only error class the store records: a terminal rejection. */
     public static final String TERMINAL = "terminal";
 
     public FailedRecord {

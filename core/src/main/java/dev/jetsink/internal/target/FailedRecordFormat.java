@@ -24,8 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The JSON of one failed-record file (§8). A UTF-8 JSON object, pretty-printed, fields in this
- * order:
+ * The JSON of one failed-record file (DESIGN.md "Failed-events store"). A UTF-8 JSON object,
+ * pretty-printed, fields in this order:
  *
  * <table>
  *   <caption>failed-record fields</caption>
@@ -39,7 +39,7 @@ import java.util.Optional;
  *   <tr><td>{@code queued_at}, {@code failed_at}</td><td>string</td><td>RFC 3339, UTC, milliseconds:
  *       {@code 2026-12-02T10:43:17.123Z}</td></tr>
  *   <tr><td>{@code error_class}</td><td>string</td><td>always {@code terminal}</td></tr>
- *   <tr><td>{@code error_detail}</td><td>string</td><td>fixed vocabulary (§7), never raw server text</td></tr>
+ *   <tr><td>{@code error_detail}</td><td>string</td><td>fixed vocabulary (DESIGN.md "Classification"), never raw server text</td></tr>
  *   <tr><td>{@code retry_count}</td><td>number</td><td>publish attempts over the entry's lifetime</td></tr>
  *   <tr><td>{@code content_type}</td><td>string</td><td>the object's content type, empty when unknown
  *       (absent in records written before replay existed: read as empty)</td></tr>

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What an operator does after a failure (issue #13): replays records of a target's failed store
- * into its queue, or purges them. Never automatic — the guide's rule stands — and only ever
+ * into its queue, or purges them. Never automatic (DESIGN.md "Replay and purge") and only ever
  * started by a person, through the CLI or the admin API.
  *
  * <p>A replayed record goes back into the queue <em>with its original {@code Nats-Msg-Id}</em> and

@@ -13,12 +13,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@link FailedEventStore#maintain()} on every registered store at a fixed interval (60 s by
- * default, §8), on a scheduler of its own so that a busy or stuck dispatcher never delays expiry.
- * Register the store of every target, including one whose init failed: its failed records must
- * still expire and its count still reconcile.
+ * default, DESIGN.md "Failed-events store"), on a scheduler of its own so that a busy or stuck
+ * dispatcher never delays expiry. Register the store of every target, including one whose init
+ * failed: its failed records must still expire and its count still reconcile.
  */
 final class FailedStoreMaintenance implements AutoCloseable {
-    /** The §8 maintenance interval. */
+    /** The default maintenance interval. */
     public static final Duration INTERVAL = Duration.ofSeconds(60);
 
     private static final Logger log = LoggerFactory.getLogger(FailedStoreMaintenance.class);

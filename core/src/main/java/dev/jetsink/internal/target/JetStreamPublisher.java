@@ -15,9 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The JetStream path (SPEC §5.3): {@code publishAsync} with the entry's {@code Nats-Msg-Id} and
- * {@code expectedStream}, each future bounded by what is left of the attempt deadline, success
- * only for a PubAck from the configured stream.
+ * The JetStream path (DESIGN.md "Delivery"): {@code publishAsync} with the entry's
+ * {@code Nats-Msg-Id} and {@code expectedStream}, each future bounded by what is left of the
+ * attempt deadline, success only for a PubAck from the configured stream.
  */
 final class JetStreamPublisher implements Publisher {
 
@@ -106,7 +106,8 @@ final class JetStreamPublisher implements Publisher {
 
     @Override
     public void abandonInFlight() {
-        // jnats keeps these waiting through a reconnect; the same ids are retried instead (§5.3)
+        // jnats keeps these waiting through a reconnect; the same ids are retried instead
+        // (DESIGN.md "Msg ids")
         for (CompletableFuture<Delivered> f : open) {
             f.completeExceptionally(new OutcomeException(Outcome.transientOf(Outcome.Cause.CONNECTION_LOST)));
         }

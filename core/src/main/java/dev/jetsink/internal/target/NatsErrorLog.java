@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * Routes what jnats reports asynchronously (server {@code -ERR} lines, exceptions during
  * reconnects) to jetsink's log instead of jnats' default java.util.logging output, which prints a
  * SEVERE stack on every reconnect attempt. Warnings name a fixed cause; the server's own text goes
- * to debug only (SPEC §7: logged details come from a fixed vocabulary).
+ * to debug only (DESIGN.md "Classification": logged details come from a fixed vocabulary).
  */
 final class NatsErrorLog implements ErrorListener {
 

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * One NATS target, notify or audit, on the Core or the JetStream path: its queue, connection,
  * stream verdict, failed-events store and dispatcher. Events are accepted with {@link #send} once
  * durably queued and delivered in the background; closing keeps every queued entry for the next
- * start (SPEC §5.1).
+ * start (DESIGN.md "Delivery").
  */
 public final class NatsTarget implements AutoCloseable {
 
@@ -175,7 +175,7 @@ public final class NatsTarget implements AutoCloseable {
             .options(runtime.natsOptions())
             .connectionName("jetsink " + c.displayId())
             // jnats cancels requests older than this; it must never cut a publish short of the
-            // ack timeout (SPEC §5.3).
+            // ack timeout (DESIGN.md "Delivery").
             .requestCleanupInterval(c.ackTimeout().plusSeconds(30))
             .connectionListener(listener)
             .errorListener(new NatsErrorLog(c.displayId()))
@@ -249,7 +249,7 @@ public final class NatsTarget implements AutoCloseable {
         }
         verdict.reset(ResetReason.NEW_CONNECTION);
         // The failure stays set while the retry runs (up to the ack timeout): no event is queued
-        // for the target until its init has succeeded (§6).
+        // for the target until its init has succeeded (DESIGN.md "Stream validation and verdict").
         if (initialize()) {
             initFailure = Optional.empty();
             log.info("target init succeeded on retry target=\"{}\"", config.displayId());
@@ -353,8 +353,9 @@ public final class NatsTarget implements AutoCloseable {
 
     /**
      * Holds room for {@code n} events so a request addressed to several targets is all-or-nothing
-     * (SPEC §3.1): the caller admits on every target before appending anything, and closes the
-     * admission when done. Appends through the admission count and wake delivery like {@link #send}.
+     * (DESIGN.md "Daemon"): the caller admits on every target before appending anything, and closes
+     * the admission when done. Appends through the admission count and wake delivery like
+     * {@link #send}.
      *
      * @throws TargetUnavailableException while init has failed (sealed stream)
      * @throws QueueFullException when {@code n} more would exceed {@code queue_limit} (counted as
@@ -478,7 +479,10 @@ public final class NatsTarget implements AutoCloseable {
         });
     }
 
-    /** A target without a queue dir publishes in the caller's path (Core only, §5.1). */
+    /**
+     * A target without a queue dir publishes in the caller's path (Core only,
+     * DESIGN.md "Delivery").
+     */
     private CompletableFuture<Void> publishDirect(OutboundEvent event) {
         try {
             Connection c = link.await(Deadline.after(DIRECT_PUBLISH_BOUND));
@@ -508,7 +512,7 @@ public final class NatsTarget implements AutoCloseable {
 
     /**
      * Health from the connection and the last verdict; while the verdict is UNSET this runs one
-     * live validation bounded by the ack timeout (SPEC §6).
+     * live validation bounded by the ack timeout (DESIGN.md "Status").
      */
     public TargetHealth health() {
         String id = config.displayId();
@@ -722,7 +726,10 @@ public final class NatsTarget implements AutoCloseable {
         close(Duration.ofSeconds(5));
     }
 
-    /** Connection events: the verdict rules of §6 and the early end of a backoff sleep (§5.4). */
+    /**
+     * Connection events: the verdict resets (DESIGN.md "Stream validation and verdict") and the
+     * early end of a backoff sleep.
+     */
     private final class ConnectionHooks implements TargetConnection.Hooks {
         @Override
         public void connected(boolean reconnect) {

@@ -2,7 +2,7 @@ package dev.jetsink.internal.target;
 
 import java.time.Duration;
 
-/** What an entry does after a transient failure (§5.4). */
+/** What an entry does after a transient failure (DESIGN.md "Delivery"). */
 sealed interface NextStep permits NextStep.RetryAfter, NextStep.CycleExhausted {
 
     /**

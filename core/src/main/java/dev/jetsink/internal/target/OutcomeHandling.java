@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns what an attempt reported into the outcome the dispatcher acts on, applying the verdict
- * rules of SPEC §6 that depend on the target's state: which outcomes reset the verdict, when a
- * 10109 is terminal, and when the unexpected-stream warning is logged.
+ * rules (DESIGN.md "Delivery", "Stream validation and verdict") that depend on the target's state:
+ * which outcomes reset the verdict, when a 10109 is terminal, and when the unexpected-stream
+ * warning is logged.
  */
 final class OutcomeHandling {
 
@@ -26,13 +27,13 @@ final class OutcomeHandling {
         this.ctx = ctx;
     }
 
-    /** A failure before anything was published: always transient (§7, first row). */
+    /** A failure before anything was published: always transient (DESIGN.md "Classification"). */
     Outcome classifyPreparation(Exception e) {
         if (e instanceof StreamCheck.StreamValidationFailure) {
             return Outcome.validationFailed();
         }
         if (e instanceof ConnectFailedException cf) {
-            // At debug: the cycle's exhaustion warning names the error once per cycle (guide, Observability).
+            // At debug: the cycle's exhaustion warning names the error once per cycle.
             log.debug("NATS connection failed target=\"{}\" reason={} error=\"{}\"", ctx.target(),
                 cf.reason(), cf.getMessage());
             return cf.reason() == ConnectFailedException.Reason.AUTHENTICATION
@@ -54,7 +55,7 @@ final class OutcomeHandling {
         Outcome o = failure instanceof OutcomeException oe ? oe.outcome() : ctx.classifier().classify(failure);
         if (o.cause() == Outcome.Cause.STREAM_SEALED) {
             // Terminal only for the first rejection after a cached PASS; the rest of the window
-            // then counts as a failed validation (§6).
+            // then counts as a failed validation (DESIGN.md "Delivery").
             return reset(ResetReason.STREAM_SEALED) ? o : o.asFailedValidation();
         }
         if (o.unexpectedStream()) {

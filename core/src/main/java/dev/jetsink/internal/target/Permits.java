@@ -3,11 +3,11 @@ package dev.jetsink.internal.target;
 import java.util.Optional;
 
 /**
- * The stream-concurrency permits one dispatcher holds (SPEC §5.6). A permit covers one fill of the
- * window: up to {@code publish_window} publishes opened under it, released when all of them have
- * completed. A dispatcher holds at most two at once — one filling, one draining — so a steady
- * backlog keeps its pipeline full yet queues behind other targets for every new window.
- * Used by the dispatcher thread only.
+ * The stream-concurrency permits one dispatcher holds (DESIGN.md "Delivery"). A permit covers one
+ * fill of the window: up to {@code publish_window} publishes opened under it, released when all of
+ * them have completed. A dispatcher holds at most two at once — one filling, one draining — so a
+ * steady backlog keeps its pipeline full yet queues behind other targets for every new window. Used
+ * by the dispatcher thread only.
  */
 final class Permits {
 
@@ -42,7 +42,7 @@ final class Permits {
         }
         // Holding none, wait in the fair queue: a permit another target releases then goes to the
         // longest waiter. An instant try would lose every hand-over to the releasing dispatcher,
-        // which its own completions wake first (§5.6: no starvation). Holding one, only try: our
+        // which its own completions wake first (no starvation). Holding one, only try: our
         // own completions will signal us, and blocking here would delay releasing it.
         long wait = held == 0 ? QUEUE_WAIT_MILLIS : 0;
         if (held >= MAX_HELD || !concurrency.tryAcquire(wait)) {

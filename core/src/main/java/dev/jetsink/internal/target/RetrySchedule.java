@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The retry schedule of §5.4: a cycle is at most {@value #ATTEMPTS_PER_CYCLE} attempts of one entry
- * with backoff sleeps of 4, 8, 16 and 32 s between them and none after the last. The sleeps are
- * multiplied by a backoff scale ({@code JETSINK_BACKOFF_SCALE}, default 1; tests and drills only).
- * The duplicate-window formula built on these numbers lives in
+ * The retry schedule (DESIGN.md "Delivery"): a cycle is at most {@value #ATTEMPTS_PER_CYCLE}
+ * attempts of one entry with backoff sleeps of 4, 8, 16 and 32 s between them and none after the
+ * last. The sleeps are multiplied by a backoff scale ({@code JETSINK_BACKOFF_SCALE}, default 1;
+ * tests and drills only). The duplicate-window formula built on these numbers lives in
  * {@link dev.jetsink.internal.nats.DuplicateWindow}.
  */
 public final class RetrySchedule {

@@ -47,8 +47,9 @@ final class RetryState {
 
     /**
      * Starts a fresh cycle: after exhaustion when the entry's turn comes again, or when probe mode
-     * sends the entry back to waiting (§5.5). Does nothing if the current cycle has no attempts yet,
-     * so an untried entry is not counted as having spent a cycle.
+     * sends the entry back to waiting (probe mode, DESIGN.md "Delivery"). Does nothing if the
+     * current cycle has no attempts yet, so an untried entry is not counted as having spent a
+     * cycle.
      */
     public synchronized void startNewCycle() {
         if (attemptsInCycle > 0) {

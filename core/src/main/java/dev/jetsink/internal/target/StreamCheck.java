@@ -19,8 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stream validation of SPEC §6 for one target: one stream-info lookup, the requirements, the
- * verdict, and the log lines an operator reads to confirm the JetStream path took effect.
+ * The stream validation (DESIGN.md "Stream validation and verdict") for one target: one stream-info
+ * lookup, the requirements, the verdict, and the log lines an operator reads to confirm the
+ * JetStream path took effect.
  */
 final class StreamCheck {
 
@@ -84,7 +85,7 @@ final class StreamCheck {
     }
 
     /**
-     * The stream-info lookup and the §6 requirements, without touching the verdict. When the
+     * The stream-info lookup and the stream requirements, without touching the verdict. When the
      * stream is missing or does not capture the subject, a second lookup names the stream that
      * captures it instead, if any, so the error points at the other stream.
      */

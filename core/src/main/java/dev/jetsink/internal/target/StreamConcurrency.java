@@ -4,9 +4,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code RUSTFS_NOTIFY_TARGET_STREAM_CONCURRENCY} (SPEC §5.6): one fair semaphore shared by every
- * notify dispatcher. A permit covers one fill of a publish window and is released when that
- * fill's publishes have all completed; it is never held across a backoff sleep.
+ * {@code RUSTFS_NOTIFY_TARGET_STREAM_CONCURRENCY} (DESIGN.md "Delivery"): one fair semaphore shared
+ * by every notify dispatcher. A permit covers one fill of a publish window and is released when
+ * that fill's publishes have all completed; it is never held across a backoff sleep.
  */
 public final class StreamConcurrency {
 

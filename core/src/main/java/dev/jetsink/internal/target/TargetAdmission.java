@@ -11,8 +11,8 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * Room held on one target for an all-or-nothing ingest (SPEC §3.1): the HTTP ingest admits a
- * request on every addressed target first, and only when all of them have room appends the
+ * Room held on one target for an all-or-nothing ingest (DESIGN.md "Daemon"): the HTTP ingest admits
+ * a request on every addressed target first, and only when all of them have room appends the
  * events. Obtained from {@link NatsTarget#admit(int)}; {@link #close} gives back the room not used.
  * A target without a queue dir holds no room: its appends publish directly (Core path only).
  */

@@ -1,7 +1,7 @@
 package dev.jetsink.internal.target;
 
 /**
- * A target's health (SPEC §6): derived from the connection and the last verdict.
+ * A target's health (DESIGN.md "Status"): derived from the connection and the last verdict.
  *
  * @param target display id
  * @param status online, offline, error or disabled

@@ -15,8 +15,8 @@ import java.util.Objects;
 
 /**
  * A one-off check that a target configuration works before it is applied (the admin validation
- * path, SPEC §10): connect with the target's own settings and, on the JetStream path, run the
- * stream validation of §6, all within one bound. It opens no queue and touches no running target;
+ * path, DESIGN.md "Admin API"): connect with the target's own settings and, on the JetStream path,
+ * run the stream validation, all within one bound. It opens no queue and touches no running target;
  * its connection is closed before it returns.
  */
 public final class TargetProbe {
@@ -27,7 +27,10 @@ public final class TargetProbe {
     /** What the probe found. */
     public sealed interface Result permits Result.Reachable, Result.Refused {
 
-        /** The server answered and (JetStream) the stream passed; {@code advice} as in §6. */
+        /**
+         * The server answered and (JetStream) the stream passed; {@code advice} is what a passing
+         * validation logs as warnings.
+         */
         record Reachable(List<String> advice) implements Result {
             public Reachable {
                 advice = List.copyOf(advice);
@@ -38,7 +41,7 @@ public final class TargetProbe {
          * The target would not work: no connection, or a stream that fails validation.
          *
          * @param reason an operator-facing text free of secrets
-         * @param sealed true when the stream is sealed (a target on it would fail init, §6)
+         * @param sealed true when the stream is sealed (a target on it would fail init)
          */
         record Refused(String reason, boolean sealed) implements Result {
             public Refused {

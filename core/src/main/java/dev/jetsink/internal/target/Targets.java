@@ -12,8 +12,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Every enabled target of one kind, fed together: {@link #send} completes when each of them has
- * durably queued the event (SPEC §3.1). One implementation serves notify and audit. Targets can be
- * added and removed while running (the admin API, SPEC §10); readers always see a consistent list.
+ * durably queued the event (DESIGN.md "Daemon"). One implementation serves notify and audit.
+ * Targets can be added and removed while running (the admin API, DESIGN.md "Admin API"); readers
+ * always see a consistent list.
  */
 public final class Targets implements AutoCloseable {
 
@@ -90,7 +91,7 @@ public final class Targets implements AutoCloseable {
 
     /**
      * Opens and starts a target of this kind at runtime with the same runtime as the others (for
-     * notify, the shared stream concurrency of §5.6), and adds it to the set.
+     * notify, the shared stream concurrency of DESIGN.md "Delivery"), and adds it to the set.
      *
      * @throws IllegalArgumentException when {@code config} is of the other kind
      * @throws IllegalStateException when a target with the same id is already running

@@ -10,7 +10,7 @@ import java.util.function.LongFunction;
 /**
  * The order in which a dispatcher offers entries for publishing: oldest first, with entries that
  * came back from a failed attempt slotted in by their sequence, and entries that exhausted a retry
- * cycle placed behind everything that was waiting when they exhausted (SPEC §5.4).
+ * cycle placed behind everything that was waiting when they exhausted (DESIGN.md "Delivery").
  *
  * <p>Entries not yet fetched from the queue are read page by page, so a large backlog is never
  * held on the heap; only entries the dispatcher has touched are tracked here.

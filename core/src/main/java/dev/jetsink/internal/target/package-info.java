@@ -1,5 +1,6 @@
 /**
- * Targets: the retry schedule every entry follows (§5.4), the lifecycle events a target publishes
- * (§6), and (to come) the dispatcher and failed-events store.
+ * Targets: one {@code NatsTarget} per configured target with its dispatcher, the retry schedule
+ * every entry follows, the lifecycle events it publishes and its failed-events store
+ * (DESIGN.md "Delivery", "Failed-events store").
  */
 package dev.jetsink.internal.target;

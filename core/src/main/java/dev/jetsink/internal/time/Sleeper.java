@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Waits out backoff sleeps (§5.4) without blocking a thread, and lets a connection event end every
- * pending sleep at once: after a reconnect, recovery must not wait out a 32 s backoff.
+ * Waits out backoff sleeps (DESIGN.md "Delivery") without blocking a thread, and lets a connection
+ * event end every pending sleep at once: after a reconnect, recovery must not wait out a 32 s
+ * backoff.
  *
  * <p>One sleeper belongs to one target, so {@link #wakeAll()} on a reconnect of that target wakes
  * only its own sleeps. Production code uses {@link ScheduledSleeper}; tests use

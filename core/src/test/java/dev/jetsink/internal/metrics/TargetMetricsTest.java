@@ -53,10 +53,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Every series of SPEC §9 after a scripted scenario against a real nats-server: a corrupt queue
- * record, an ingest rejection at {@code queue_limit}, a retry cycle exhausted while the stream is
- * missing, a duplicate ack, normal deliveries and one terminal failure (payload over the stream's
- * {@code max_msg_size}). Notify and audit run the same script.
+ * Every series (DESIGN.md "Metrics") after a scripted scenario against a real nats-server: a
+ * corrupt queue record, an ingest rejection at {@code queue_limit}, a retry cycle exhausted while
+ * the stream is missing, a duplicate ack, normal deliveries and one terminal failure (payload over
+ * the stream's {@code max_msg_size}). Notify and audit run the same script.
  */
 class TargetMetricsTest {
 
@@ -180,7 +180,7 @@ class TargetMetricsTest {
         });
     }
 
-    /** Reads the meters of one target by their §9 names. */
+    /** Reads the meters of one target by their names. */
     private record Meters(MeterRegistry registry, TargetKind kind, String targetId) {
 
         private RequiredSearch find(String name) {

@@ -19,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * SPEC §10: TLS to NATS verifies the server host name. The client side is driven exactly as jnats
- * 2.26.2 drives it (plain socket, then {@code getSocketFactory().createSocket(socket, host, port, true)},
- * client mode, handshake), against an in-JVM TLS listener serving the fixture certificates.
+ * TLS to NATS verifies the server host name (DESIGN.md "NATS connection"). The client side is
+ * driven exactly as jnats 2.26.2 drives it (plain socket, then
+ * {@code getSocketFactory().createSocket(socket, host, port, true)}, client mode, handshake),
+ * against an in-JVM TLS listener serving the fixture certificates.
  */
 class HostnameVerificationTest {
     @TempDir

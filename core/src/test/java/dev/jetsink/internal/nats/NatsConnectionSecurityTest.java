@@ -28,7 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Each SPEC §2.1 auth and TLS key against a real nats-server configured from the testkit fixtures. */
+/**
+ * Each auth and TLS key of a target against a real nats-server configured from the testkit
+ * fixtures.
+ */
 class NatsConnectionSecurityTest {
     private static final Duration DEADLINE = Duration.ofSeconds(10);
     private static final String PASSWORD = "pa55-Wrong-Or-Right";

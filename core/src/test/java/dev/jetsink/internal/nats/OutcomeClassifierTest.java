@@ -37,7 +37,10 @@ import static dev.jetsink.internal.nats.PublishPath.CORE;
 import static dev.jetsink.internal.nats.PublishPath.JETSTREAM;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** One case per row of the §7 table; {@link #everyRowOfTheTableIsExercised()} keeps it that way. */
+/**
+ * One case per row of the outcome table (DESIGN.md "Classification");
+ * {@link #everyRowOfTheTableIsExercised()} keeps it that way.
+ */
 class OutcomeClassifierTest {
 
     private static final String STREAM = "RUSTFS_EVENTS";

@@ -15,7 +15,10 @@ import static dev.jetsink.internal.queue.QueueFixtures.logs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** SPEC §4.1: a sealed segment with under 1 % live entries, older than 10 minutes, is compacted. */
+/**
+ * A sealed segment with under 1 % live entries, older than 10 minutes, is compacted
+ * (DESIGN.md "Queue").
+ */
 class CompactionTest {
     @TempDir
     Path dir;

@@ -16,7 +16,10 @@ import static dev.jetsink.internal.queue.QueueFixtures.meta;
 import static dev.jetsink.internal.queue.QueueFixtures.payload;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC §4.2: a failed write or fsync fails its batch, never succeeds late, and rolls the segment. */
+/**
+ * A failed write or fsync fails its batch, never succeeds late, and rolls the segment
+ * (DESIGN.md "Queue").
+ */
 class FailedWriteTest {
     @TempDir
     Path dir;

@@ -60,7 +60,7 @@ class QueueAttributesAdversarialTest {
 
     // ------------------------------------------------------------------ helpers
 
-    private static final int[] SPECIAL = {'.', '*', '>', '%', '_', '~', '/', ' ', '\t', '\n', '\r', 0, 1, 0x1F, 0x7F,
+    private static final int[] ODD_CHARS = {'.', '*', '>', '%', '_', '~', '/', ' ', '\t', '\n', '\r', 0, 1, 0x1F, 0x7F,
         0xA0, 0x2028, 0x3000, 0xFEFF, 0xE9, 0x732B, 0x1F600, 0x10FFFF, 'a', 'Z', '0', '-'};
 
     /** A random string of valid code points, biased to the characters an encoding must handle. */
@@ -70,7 +70,7 @@ class QueueAttributesAdversarialTest {
         for (int i = 0; i < n; i++) {
             int cp;
             switch (r.nextInt(4)) {
-                case 0 -> cp = SPECIAL[r.nextInt(SPECIAL.length)];
+                case 0 -> cp = ODD_CHARS[r.nextInt(ODD_CHARS.length)];
                 case 1 -> cp = 0x20 + r.nextInt(0x5F);
                 case 2 -> cp = 0x80 + r.nextInt(0xD800 - 0x80);
                 default -> cp = 0x10000 + r.nextInt(0x10FFFF - 0x10000);

@@ -22,7 +22,10 @@ import static dev.jetsink.internal.queue.QueueFixtures.payload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** Readers paging and reading while compaction and deletion rewrite segments under them (SPEC §4.1). */
+/**
+ * Readers paging and reading while compaction and deletion rewrite segments under them
+ * (DESIGN.md "Queue").
+ */
 class QueueConcurrencyAdversarialTest {
     @TempDir
     Path dir;

@@ -15,7 +15,7 @@ import static dev.jetsink.internal.queue.QueueFixtures.logs;
 import static dev.jetsink.internal.queue.QueueFixtures.small;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Recovery from real broken files (SPEC §4.3). */
+/** Recovery from real broken files (DESIGN.md "Queue"). */
 class QueueCorruptionTest {
     @TempDir
     Path dir;

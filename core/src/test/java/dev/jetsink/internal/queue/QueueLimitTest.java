@@ -14,7 +14,7 @@ import static dev.jetsink.internal.queue.QueueFixtures.payload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** queue_limit (SPEC §4.4) and all-or-nothing reservations (§3.1). */
+/** queue_limit (DESIGN.md "Configuration") and all-or-nothing reservations (DESIGN.md "Daemon"). */
 class QueueLimitTest {
     @TempDir
     Path dir;

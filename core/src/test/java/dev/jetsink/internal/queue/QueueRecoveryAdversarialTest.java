@@ -20,7 +20,10 @@ import static dev.jetsink.internal.queue.QueueFixtures.small;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Recovery from broken files an ordinary crash does not produce: bit rot, crafted payloads, odd sizes (SPEC §4.3). */
+/**
+ * Recovery from broken files an ordinary crash does not produce: bit rot, crafted payloads, odd
+ * sizes (DESIGN.md "Queue").
+ */
 class QueueRecoveryAdversarialTest {
     @TempDir
     Path dir;

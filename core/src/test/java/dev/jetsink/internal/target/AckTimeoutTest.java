@@ -13,10 +13,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The attempt deadline of SPEC §5.3 against a frozen server (SIGSTOP), ack timeout 10 s: an ack
- * that never comes keeps the entry and the retry reuses its {@code Nats-Msg-Id}; an ack that comes
- * late but within the deadline is accepted with no retry. The deadline is real time by design, so
- * these tests take about 10 s and 7 s per kind.
+ * The attempt deadline (DESIGN.md "Delivery") against a frozen server (SIGSTOP), ack timeout 10 s:
+ * an ack that never comes keeps the entry and the retry reuses its {@code Nats-Msg-Id}; an ack that
+ * comes late but within the deadline is accepted with no retry. The deadline is real time by
+ * design, so these tests take about 10 s and 7 s per kind.
  */
 class AckTimeoutTest {
 
@@ -70,10 +70,11 @@ class AckTimeoutTest {
             try {
                 t.send(TargetHarness.event(kind, 1)).join();
                 // Longer than jnats' 5 s request cleanup, shorter than the 10 s deadline: nothing
-                // may cut the attempt short (SPEC §5.3). Both facts are monotonic while the server
-                // is paused (a failed attempt stays recorded, nothing can resolve the entry), so
-                // seeing them hold after 7 s proves they held throughout; a loaded machine's
-                // scheduling jitter cannot fail the check the way a continuous "during" window can.
+                // may cut the attempt short (DESIGN.md "Delivery"). Both facts are monotonic while
+                // the server is paused (a failed attempt stays recorded, nothing can resolve the
+                // entry), so seeing them hold after 7 s proves they held throughout; a loaded
+                // machine's scheduling jitter cannot fail the check the way a continuous "during"
+                // window can.
                 Awaitility.await().pollDelay(Duration.ofSeconds(7)).atMost(Duration.ofSeconds(9))
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> h.events.all(LifecycleEvent.AttemptFailed.class).isEmpty() && t.queueLength() == 1);

@@ -36,8 +36,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * An R3 stream on a 3-node cluster (the guide's advice for power-loss durability): losing the
- * stream leader while events flow loses nothing and stores every entry once (SPEC §5.3).
+ * An R3 stream on a 3-node cluster (the replica advice of
+ * DESIGN.md "Stream validation and verdict"): losing the stream leader while events flow loses
+ * nothing and stores every entry once (DESIGN.md "Msg ids").
  */
 class ClusterDeliveryTest {
 

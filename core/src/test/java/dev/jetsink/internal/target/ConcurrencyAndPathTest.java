@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The notify stream-concurrency limit (SPEC §5.6) never starves a backlogged target, and turning
- * the JetStream path off delivers what it left queued over Core (SPEC §5.7).
+ * The notify stream-concurrency limit (DESIGN.md "Delivery") never starves a backlogged target, and
+ * turning the JetStream path off delivers what it left queued over Core.
  */
 class ConcurrencyAndPathTest {
 
@@ -90,7 +90,7 @@ class ConcurrencyAndPathTest {
             assertThat(perTarget).containsOnly(
                 Map.entry("notify a:nats", (long) BACKLOG), Map.entry("notify b:nats", (long) BACKLOG));
             // The permit changes hands fill by fill: while both have a backlog, neither target
-            // delivers more than a few windows in a row (§5.6: no starvation).
+            // delivers more than a few windows in a row (no starvation).
             assertThat(longestRunWhileBothPending(order)).as("longest run of one target's deliveries")
                 .isLessThanOrEqualTo(MAX_RUN);
             List<StoredMessage> stored = h.readStream();

@@ -27,9 +27,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the connection does to delivery (SPEC §5.4, §6): a reconnect resets the verdict and ends a
- * backoff sleep at once; a connection lost while the stream is being validated costs one retryable
- * attempt and loses nothing.
+ * What the connection does to delivery (DESIGN.md "Delivery", "Stream validation and verdict"): a
+ * reconnect resets the verdict and ends a backoff sleep at once; a connection lost while the stream
+ * is being validated costs one retryable attempt and loses nothing.
  */
 class ConnectionBehaviourTest {
 

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** SPEC §5.5: an outage costs one probe per backoff step, not a storm of retries. */
+/**
+ * Probe mode (DESIGN.md "Delivery"): an outage costs one probe per backoff step, not a storm of
+ * retries.
+ */
 class ProbeModeTest {
 
     @Test

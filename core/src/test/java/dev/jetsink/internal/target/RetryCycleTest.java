@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Retry cycles (SPEC §5.4) and transient outcomes that the operator must fix (§7): entries stay
+ * Retry cycles (DESIGN.md "Delivery") and transient outcomes that the operator must fix
+ * (DESIGN.md "Classification"): entries stay
  * queued, warn once per cycle, and never count as failed. Real nats-server, notify and audit alike.
  */
 class RetryCycleTest {

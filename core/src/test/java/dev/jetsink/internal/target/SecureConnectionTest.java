@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * TLS and authentication on the delivery path (SPEC §2.1, §6, §7 first row, §10): a target with
+ * TLS and authentication on the delivery path (DESIGN.md "NATS connection"): a target with
  * the right material connects and delivers; wrong material keeps every event queued, never fails
  * one; rotated TLS files reset the verdict and bring a new connection.
  */
@@ -60,7 +60,10 @@ class SecureConnectionTest {
         fixtures = SecurityFixtures.materialize(dir);
     }
 
-    /** The three auth methods of §2.1, each with its server config, target keys and admin settings. */
+    /**
+     * The three auth methods (user and password, token, credentials file), each with its server
+     * config, target keys and admin settings.
+     */
     enum Auth {
         USER_PASSWORD, TOKEN, CREDS;
 

@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * A target's life across restarts and broken start-ups (SPEC §5.1, §6): closing keeps entries,
- * an unreachable broker or a missing stream only delays delivery, a sealed stream fails init
- * until the operator replaces it.
+ * A target's life across restarts and broken start-ups (DESIGN.md "Delivery",
+ * "Stream validation and verdict"): closing keeps entries, an unreachable broker or a missing
+ * stream only delays delivery, a sealed stream fails init until the operator replaces it.
  */
 class StartupAndRecoveryTest {
 

@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The stream reconfigured under a running target (SPEC §5.3 unexpected stream, §6 verdict resets),
- * against a real nats-server, for notify and audit alike.
+ * The stream reconfigured under a running target (unexpected stream, verdict resets:
+ * DESIGN.md "Stream validation and verdict"), against a real nats-server, for notify and audit
+ * alike.
  */
 class StreamChangeTest {
 

@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The stream requirements of SPEC §6 against real streams: a stream that fails one keeps every
- * entry queued (nothing published, nothing in the failed store) with an error naming the cause,
- * and the entries deliver once the operator repairs the stream.
+ * The stream requirements (DESIGN.md "Stream validation and verdict") against real streams: a
+ * stream that fails one keeps every entry queued (nothing published, nothing in the failed store)
+ * with an error naming the cause, and the entries deliver once the operator repairs the stream.
  */
 class StreamValidationTest {
 

@@ -8,7 +8,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-/** Closing a target keeps its queued entries, whether or not it was ever started (§5.1). */
+/**
+ * Closing a target keeps its queued entries, whether or not it was ever started
+ * (DESIGN.md "Delivery").
+ */
 class TargetCloseTest {
 
     @Test

@@ -27,9 +27,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Targets added and removed while running (the admin API, SPEC §10): an added target takes sends,
- * a removed one no longer does and keeps its queued entries on disk, and its meters leave the
- * registry.
+ * Targets added and removed while running (the admin API, DESIGN.md "Admin API"): an added target
+ * takes sends, a removed one no longer does and keeps its queued entries on disk, and its meters
+ * leave the registry.
  */
 class TargetsAtRuntimeTest {
 

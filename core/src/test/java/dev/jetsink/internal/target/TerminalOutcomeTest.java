@@ -35,8 +35,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What reaches the failed-events store and what never does (SPEC §6 sealed stream, §7, §8),
- * against a real nats-server, for notify and audit alike.
+ * What reaches the failed-events store and what never does (DESIGN.md "Classification",
+ * "Failed-events store"), against a real nats-server, for notify and audit alike.
  */
 class TerminalOutcomeTest {
 

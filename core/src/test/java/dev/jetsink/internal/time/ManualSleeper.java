@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A {@link Sleeper} for tests: sleeps end only when the test advances its {@link FakeClock} past
- * their due time or wakes them, so no test waits through a real backoff (§5.4, §12).
+ * their due time or wakes them, so no test waits through a real backoff (DESIGN.md "Delivery").
  *
  * <p>The usual pattern: act, then {@link #awaitPending(Duration, Duration)} until the code under
  * test is sleeping for the expected backoff, then {@link #advance(Duration)} to release it.

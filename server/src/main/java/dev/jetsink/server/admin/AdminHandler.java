@@ -21,8 +21,8 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * The admin API under {@code /rustfs/admin/v3} (SPEC §10), with the origin system's paths:
- * {@code GET target/list}, {@code PUT target/nats/{id}[?dry_run=true]},
+ * The admin API under {@code /rustfs/admin/v3} (DESIGN.md "Admin API"), with the origin
+ * system's paths: {@code GET target/list}, {@code PUT target/nats/{id}[?dry_run=true]},
  * {@code DELETE target/nats/{id}/reset}, and the same under {@code audit/}; and jetsink's own
  * {@code POST target/{notify|audit}/{id}/failed/replay|purge} (issue #13, body {@link ReplayJson}).
  * Without a configured admin token everything answers 403; otherwise a missing or wrong bearer

@@ -14,7 +14,7 @@ import java.util.concurrent.ExecutorService;
 /**
  * {@code GET .../target/list}: every running target of a kind with its resolved configuration
  * (secrets as {@code ***}), path, queue length and health. Health checks run in parallel under the
- * bound of {@code /health} (SPEC §6), so a hanging broker cannot stall the listing.
+ * bound of {@code /health} (DESIGN.md "Status"), so a hanging broker cannot stall the listing.
  */
 public final class AdminListing {
 

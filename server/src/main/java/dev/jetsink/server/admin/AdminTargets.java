@@ -26,14 +26,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the admin API does to the running targets (SPEC §10): validate and apply a target, reset
- * one, restore the persisted ones at start. Every change goes through one lock, so two requests
- * for the same target never interleave. Nothing here logs or returns a secret value.
+ * What the admin API does to the running targets (DESIGN.md "Admin API"): validate and apply a
+ * target, reset one, restore the persisted ones at start. Every change goes through one lock, so
+ * two requests for the same target never interleave. Nothing here logs or returns a secret value.
  */
 public final class AdminTargets {
 
     private static final Logger log = LoggerFactory.getLogger(AdminTargets.class);
-    /** How long the connectivity and stream check of a PUT may take (SPEC §10). */
+    /** How long the connectivity and stream check of a PUT may take (DESIGN.md "Admin API"). */
     static final Duration CHECK_BOUND = Duration.ofSeconds(5);
     static final String INVALID = "invalid NATS configuration: ";
     static final String UNREACHABLE = "nats connectivity check failed: ";
@@ -68,8 +68,9 @@ public final class AdminTargets {
     }
 
     /**
-     * {@code PUT .../target/nats/{id}}: §2.3 validation, then a bounded connect and stream check,
-     * then (unless {@code dryRun}) the target replaces any running one of that id and is persisted.
+     * {@code PUT .../target/nats/{id}}: the startup validation, then a bounded connect and stream
+     * check, then (unless {@code dryRun}) the target replaces any running one of that id and is
+     * persisted.
      */
     synchronized Answer apply(TargetKind kind, String rawId, Map<String, String> keyValues, boolean dryRun)
             throws InterruptedException {
@@ -183,7 +184,7 @@ public final class AdminTargets {
     }
 
     /**
-     * The persisted targets that still validate (§2.3), as configs; a record that no longer does
+     * The persisted targets that still validate, as configs; a record that no longer does
      * is logged at error and skipped, its file kept for the operator.
      */
     public static List<TargetConfig> restorable(List<AppliedTargetStore.Applied> persisted) {

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Targets applied through the admin API, kept under {@code <JETSINK_DATA_DIR>/admin-targets/} so a
- * restart of {@code serve} brings them back (SPEC §10). One file per target,
+ * restart of {@code serve} brings them back (DESIGN.md "Admin API"). One file per target,
  * {@code <kind>-<id>.json}:
  *
  * <pre>

@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * A target's resolved configuration as the admin API shows it: the same {@code key_values} shape a
- * {@code PUT} accepts, every default filled in, secrets as {@code ***} (SPEC §2.3, §10).
+ * {@code PUT} accepts, every default filled in, secrets as {@code ***} (DESIGN.md "Admin API").
  */
 public final class TargetView {
 
@@ -21,7 +21,7 @@ public final class TargetView {
     private TargetView() {
     }
 
-    /** {@code [{"key": "address", "value": ...}, ...]} in the order of §2.1; unset keys left out. */
+    /** {@code [{"key": "address", "value": ...}, ...]} in key-table order; unset keys left out. */
     static List<Map<String, String>> keyValues(TargetConfig c) {
         Map<ConfigKey, String> v = new LinkedHashMap<>();
         v.put(ConfigKey.ENABLE, "on");

@@ -25,10 +25,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jetsink failed list|show|replay|purge}: a target's failed-events store (§8). {@code list}
- * and {@code show} use the store's static read-only entry points, which take no guard, so they
- * are safe while the daemon runs; a record expired by maintenance between listing and reading is
- * simply skipped. {@code replay} and {@code purge} are {@link FailedReplayCommand}.
+ * {@code jetsink failed list|show|replay|purge}: a target's failed-events store
+ * (DESIGN.md "Failed-events store"). {@code list} and {@code show} use the store's static read-only
+ * entry points, which take no guard, so they are safe while the daemon runs; a record expired by
+ * maintenance between listing and reading is simply skipped. {@code replay} and {@code purge} are
+ * {@link FailedReplayCommand}.
  */
 @Command(name = "failed", mixinStandardHelpOptions = true,
     description = "Inspect a target's failed-events store, replay its records or purge them.",
@@ -187,7 +188,10 @@ public final class FailedCommand implements Callable<Integer> {
             return byContent;
         }
 
-        /** The §8 fields in their documented order, the payload as JSON when it is JSON. */
+        /**
+         * The failed record's fields in their documented order ({@code FailedRecordFormat}), the
+         * payload as JSON when it is JSON.
+         */
         static String render(FailedRecord r) throws JsonProcessingException {
             ObjectNode node = JSON.createObjectNode();
             node.put("id", r.id());

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code jetsink queue stats|list|show}: inspects a target's queue directory. Read-only and takes
- * no lock, so it is safe while the daemon runs (SPEC §4.5).
+ * no lock, so it is safe while the daemon runs.
  */
 @Command(name = "queue", mixinStandardHelpOptions = true,
     description = "Inspect a target's local queue (read-only, safe while the daemon runs).",

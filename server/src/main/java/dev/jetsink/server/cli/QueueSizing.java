@@ -1,9 +1,9 @@
 package dev.jetsink.server.cli;
 
 /**
- * {@code queue_limit} for an outage the target must ride out without rejecting events (guide,
- * §4.4): peak events per second × outage seconds, then headroom above it. The guide asks for
- * headroom without a figure; jetsink suggests a quarter more, so a peak a little above the
+ * {@code queue_limit} for an outage the target must ride out without rejecting events
+ * (OPERATIONS.md section 5): peak events per second × outage seconds, then headroom above it
+ * (DESIGN.md "Operator tools"); jetsink suggests a quarter more, so a peak a little above the
  * estimate still fits.
  *
  * @param peakRate   peak events per second the target receives

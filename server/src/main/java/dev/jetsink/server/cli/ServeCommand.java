@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code jetsink serve [--config FILE] [--allow-unknown-keys]}: validates the configuration
- * (exit 2 with every error, §2.3), starts the targets and the HTTP server, and runs until SIGTERM,
- * which shuts down cleanly (§10) and exits 0.
+ * (exit 2 with every error), starts the targets and the HTTP server, and runs until SIGTERM,
+ * which shuts down cleanly (DESIGN.md "Daemon") and exits 0.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = "Run the daemon: HTTP ingest, /metrics and /health, delivery to NATS.")
@@ -126,7 +126,7 @@ public final class ServeCommand implements Callable<Integer> {
                 keyErrors.size());
             return Optional.empty();
         }
-        // The loader's warnings include JETSINK_BACKOFF_SCALE != 1 (§2.2), so it is logged at warn here.
+        // The loader's warnings include JETSINK_BACKOFF_SCALE != 1, so it is logged at warn here.
         config.warnings().forEach(w -> log.warn("configuration warning: {}", w.describe()));
         if (config.activeTargets().isEmpty()) {
             log.warn("no NATS target is enabled: ingest answers 404 until one is configured");

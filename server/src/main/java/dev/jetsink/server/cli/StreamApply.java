@@ -18,9 +18,9 @@ import java.util.Optional;
 
 /**
  * {@code stream-plan --apply}: the operator's action of creating the planned stream on a server.
- * The targets never create or change streams (§6); this is the one place jetsink does, and only
- * when asked. An existing stream is never changed: it is validated against the plan's target
- * settings and reported, so re-running the command is safe.
+ * The targets never create or change streams (DESIGN.md "Stream validation and verdict"); this is
+ * the one place jetsink does, and only when asked. An existing stream is never changed: it is
+ * validated against the plan's target settings and reported, so re-running the command is safe.
  */
 public final class StreamApply {
     /** Bound on connecting; the operator is waiting at a terminal. */

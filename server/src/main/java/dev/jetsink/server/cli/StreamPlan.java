@@ -13,11 +13,11 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * A stream that satisfies the §6 requirements for one target: file storage, the given replicas,
- * the subject captured literally, acknowledgements on, and the duplicate window exactly the
- * required one for the ack timeout ({@link DuplicateWindow}). Both the printed JSON and
- * {@code --apply} come from {@link #toConfiguration()}, so what an operator reads is what gets
- * created.
+ * A stream that satisfies the stream requirements (DESIGN.md "Stream validation and verdict") for
+ * one target: file storage, the given replicas, the subject captured literally, acknowledgements
+ * on, and the duplicate window exactly the required one for the ack timeout
+ * ({@link DuplicateWindow}). Both the printed JSON and {@code --apply} come from
+ * {@link #toConfiguration()}, so what an operator reads is what gets created.
  *
  * @param stream         stream name
  * @param subject        the target's publish subject (literal, no wildcards)
@@ -26,7 +26,7 @@ import java.util.Objects;
  */
 public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int replicas) {
 
-    /** Below this many replicas an acknowledged event does not survive losing a node (guide). */
+    /** Below this many replicas an acknowledged event does not survive losing a node. */
     static final int RECOMMENDED_REPLICAS = 3;
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -104,7 +104,7 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
             + " --ack --defaults";
     }
 
-    /** Whether the plan has fewer replicas than the guide advises for surviving a node loss. */
+    /** Whether the plan has fewer replicas than surviving a node loss needs. */
     boolean belowRecommendedReplicas() {
         return replicas < RECOMMENDED_REPLICAS;
     }

@@ -16,8 +16,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jetsink stream-plan} (§11): what an operator needs to pre-provision a target's stream —
- * the required duplicate window, a stream configuration that passes §6 validation, the
+ * {@code jetsink stream-plan} (DESIGN.md "Operator tools"): what an operator needs to pre-provision
+ * a target's stream — the required duplicate window, a stream configuration that passes the stream
+ * validation (DESIGN.md "Stream validation and verdict"), the
  * {@code nats stream add} equivalent, and the {@code queue_limit} sizing. With {@code --apply}
  * it creates the stream (see {@link StreamApply}).
  */

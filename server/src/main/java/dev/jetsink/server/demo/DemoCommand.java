@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jetsink demo [--keep]}: the newcomer's proof (SPEC §1). A throw-away JetStream server,
+ * {@code jetsink demo [--keep]}: the newcomer's proof. A throw-away JetStream server,
  * a correctly sized stream, jetsink with one notify and one audit target, a burst of webhook
  * requests with the broker SIGKILLed and restarted in the middle, then a table of what the stream
  * holds. Exit 0 only when every acknowledged event is in the stream exactly once.
@@ -161,7 +161,7 @@ public final class DemoCommand implements Callable<Integer> {
             vars.put(p + "QUEUE_DIR", queueDir.toString());
         }
         vars.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:0");
-        // Retry sleeps at 1/20 so the demo finishes in seconds (for tests and drills only, §2.2).
+        // Retry sleeps at 1/20 so the demo finishes in seconds (for tests and drills only).
         vars.put("JETSINK_BACKOFF_SCALE", "0.05");
         return ConfigLoader.load(vars, Optional.empty()).config();
     }

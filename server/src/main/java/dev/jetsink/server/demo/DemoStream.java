@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * The demo's stream: provisioned the way an operator should (file storage, duplicate window
- * sized for the ack timeout, SPEC §6), and read back at the end to count what arrived.
+ * sized for the ack timeout, see DESIGN.md "Stream validation and verdict"), and read back at the
+ * end to count what arrived.
  */
 public final class DemoStream {
 

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The health of every target (SPEC §6, §9): checks run in parallel and the whole answer is bounded
+ * The health of every target (DESIGN.md "Status"): checks run in parallel and the whole answer is bounded
  * (5 s by default); a target whose check is not done by then reports {@code offline}, reason
  * {@code health check timed out}. Targets configured under a kind whose switch is off show as
  * {@code disabled}.

@@ -6,7 +6,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
-/** {@code GET /metrics} (and {@code HEAD}): the registry in Prometheus text format (SPEC §9). */
+/** {@code GET /metrics} (and {@code HEAD}): the registry in Prometheus text format (DESIGN.md "Metrics"). */
 public final class MetricsHandler extends Handler.Abstract {
 
     private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";

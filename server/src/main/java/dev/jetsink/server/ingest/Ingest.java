@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Takes a request body addressed to all targets of a kind, or to one, and queues its events on
- * every addressed target, all or nothing (SPEC §3.1): the body is parsed completely, then room is
+ * every addressed target, all or nothing (DESIGN.md "Daemon"): the body is parsed completely, then room is
  * admitted on every target, and only then is anything appended. The answer comes after every
  * append is durable.
  */

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /notify}, {@code POST /notify/{id}}, {@code POST /audit}, {@code POST /audit/{id}}:
- * the webhook endpoints an object store's notify and audit targets point at (SPEC §3.1). Checks
+ * the webhook endpoints an object store's notify and audit targets point at (DESIGN.md "Daemon"). Checks
  * the token in every form a real sender uses, refuses what it can before reading the body (a
  * retry storm against a full queue costs no body read), reads the body without holding a thread
  * ({@link BodyReader}), and hands it to {@link Ingest}.

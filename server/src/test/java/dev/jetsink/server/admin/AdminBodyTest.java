@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** The {@code PUT} body of the admin API: {@code {"key_values":[{"key":..,"value":..}]}} (SPEC §10). */
+/**
+ * The {@code PUT} body of the admin API: {@code {"key_values":[{"key":..,"value":..}]}}
+ * (DESIGN.md "Admin API").
+ */
 class AdminBodyTest {
 
     @Test

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The record of admin-applied targets under {@code JETSINK_DATA_DIR} (SPEC §10). */
+/** The record of admin-applied targets under {@code JETSINK_DATA_DIR} (DESIGN.md "Admin API"). */
 class AppliedTargetStoreTest {
 
     @TempDir

@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The intake gate SIGTERM closes (SPEC §10): new requests are refused, those inside finish. */
+/** The intake gate SIGTERM closes (DESIGN.md "Daemon"): new requests are refused, those inside finish. */
 class GateTest {
 
     @Test

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The bound on the whole health answer (SPEC §6), with a check that never finishes. */
+/** The bound on the whole health answer (DESIGN.md "Status"), with a check that never finishes. */
 class HealthCheckTest {
 
     @Test
