@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.event.EventAccess;
 import dev.jetsink.internal.event.Fields;
 import dev.jetsink.internal.event.JsonBody;
-import dev.jetsink.internal.event.ObjectKeys;
+import dev.jetsink.internal.event.KeyEncoding;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -47,7 +47,7 @@ public final class S3EventRecord {
         this.bucketName = Fields.requiredString(tree, "s3.bucket.name");
         Fields.requiredObject(tree, "s3.object");
         this.objectKey = Fields.requiredString(tree, "s3.object.key");
-        this.decodedObjectKey = ObjectKeys.decode(objectKey);
+        this.decodedObjectKey = KeyEncoding.of(tree).decode(objectKey);
         this.contentType = Fields.string(tree, "s3.object.contentType");
     }
 
@@ -72,7 +72,8 @@ public final class S3EventRecord {
      *
      * @param eventName e.g. {@code s3:ObjectCreated:Put}
      * @param bucket    bucket name
-     * @param objectKey the object key as stored (decoded); it is form-encoded in the record
+     * @param objectKey the object key as stored (decoded); the record carries it form-encoded, or
+     *                  unchanged when the event source is Ceph RGW's {@code ceph:s3}, as those stores send it
      * @return a builder
      */
     public static Builder builder(String eventName, String bucket, String objectKey) {
@@ -98,18 +99,21 @@ public final class S3EventRecord {
     }
 
     /**
-     * {@code s3.object.key} exactly as in the record: form-encoded ({@code my+photo.jpg}).
+     * {@code s3.object.key} exactly as in the record: form-encoded ({@code my+photo.jpg}) from
+     * MinIO, RustFS and AWS, the key as stored from Ceph RGW.
      *
-     * @return the encoded key
+     * @return the key as the record writes it
      */
     public String objectKey() {
         return objectKey;
     }
 
     /**
-     * The object key decoded ({@code my photo.jpg}); the raw key when its encoding is malformed.
+     * The object key as stored in the bucket ({@code my photo.jpg}). A record whose
+     * {@code eventSource} is {@code ceph:s3} carries the key unencoded, so it is taken as it is;
+     * any other record's key is form-decoded, or taken as it is when its encoding is malformed.
      *
-     * @return the decoded key
+     * @return the key as stored
      */
     public String decodedObjectKey() {
         return decodedObjectKey;
@@ -154,7 +158,9 @@ public final class S3EventRecord {
 
     /**
      * Builds a record in the layout RustFS sends (eventVersion 2.1, s3SchemaVersion 1.0).
-     * Only fields that were set appear, so a delete carries no size or eTag.
+     * Only fields that were set appear, so a delete carries no size or eTag. The key is written
+     * the way a record of the chosen {@code eventSource} carries it (form-encoded unless
+     * {@code ceph:s3}), so the built record reads back with the key it was given.
      */
     public static final class Builder {
         private final String eventName;
@@ -326,7 +332,7 @@ public final class S3EventRecord {
             b.put("name", bucket);
             b.put("arn", "arn:aws:s3:::" + bucket);
             ObjectNode o = s3.putObject("object");
-            o.put("key", ObjectKeys.encode(objectKey));
+            o.put("key", KeyEncoding.ofSource(eventSource).encode(objectKey));
             if (size != null) {
                 o.put("size", size.longValue());
             }

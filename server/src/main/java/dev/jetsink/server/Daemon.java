@@ -30,6 +30,7 @@ import dev.jetsink.server.http.StatusHandler;
 import dev.jetsink.server.ingest.Ingest;
 import dev.jetsink.server.ingest.IngestHandler;
 import dev.jetsink.server.ingest.IngestMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -147,6 +148,9 @@ public final class Daemon implements AutoCloseable {
             routes.put("/" + kind.label(), new IngestHandler(kind, ingest, token, bodies, deadlines,
                 new IngestMetrics(registry, kind, runtime.clock())));
         }
+        FunctionCounter.builder("jetsink.http.idle.evicted", http, HttpFront::idleEvicted)
+            .description("Idle HTTP connections closed to make room for a new one at the connection cap")
+            .register(registry);
         routes.put("/metrics", new MetricsHandler(registry));
         routes.put("/health", new HealthHandler(health));
         AtomicBoolean stopping = new AtomicBoolean();
@@ -198,6 +202,11 @@ public final class Daemon implements AutoCloseable {
 
     public Targets targets(TargetKind kind) {
         return targets.get(kind);
+    }
+
+    /** The HTTP front, so tests can see its connections. */
+    HttpFront http() {
+        return http;
     }
 
     /** The intake gate, so tests can see requests in progress and a closed intake. */

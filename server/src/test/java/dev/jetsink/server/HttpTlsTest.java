@@ -147,6 +147,73 @@ class HttpTlsTest {
         return v;
     }
 
+    @Test
+    void atTheConnectionCapTheLongestIdleTlsConnectionMakesWayAndATlsUploadInProgressDoesNot() throws Exception {
+        TestCa ca = TestCa.create(dir, "right");
+        Path[] server = ca.issueServer("server", 31);
+        SSLContext trusting = context(ca.cert, Optional.empty());
+        DaemonHarness h = new DaemonHarness();
+        try (h) {
+            h.withDefaultStream().with(Map.of("JETSINK_HTTP_MAX_CONNECTIONS", "3",
+                "JETSINK_HTTP_TLS_CERT", server[0].toAbsolutePath().toString(),
+                "JETSINK_HTTP_TLS_KEY", server[1].toAbsolutePath().toString())).start();
+            evictTheLongestIdleTlsConnection(h, trusting);
+        }
+    }
+
+    private void evictTheLongestIdleTlsConnection(DaemonHarness h, SSLContext trusting) throws Exception {
+        try (SSLSocket uploading = open(h, trusting); SSLSocket idle = open(h, trusting);
+             SSLSocket idleLater = open(h, trusting)) {
+            byte[] body = WebhookFixtures.putPhoto(31).getBytes(StandardCharsets.UTF_8);
+            OutputStream up = uploading.getOutputStream();
+            up.write(("POST /notify HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            up.write(body, 0, body.length / 2);
+            up.flush();
+            await().atMost(DaemonHarness.AWAIT).until(() -> h.daemon.http().idleConnections() == 2);
+
+            try (SSLSocket newcomer = open(h, trusting)) {
+                await().atMost(DaemonHarness.AWAIT).until(() -> closedByServer(idle));
+                assertThat(h.daemon.http().idleEvicted()).isEqualTo(1);
+                assertThat(closedByServer(idleLater)).as("the younger idle connection").isFalse();
+                assertThat(closedByServer(uploading)).as("the oldest connection, mid-upload").isFalse();
+                newcomer.getOutputStream().write(post(WebhookFixtures.putPhoto(32)));
+                assertThat(new String(readSome(newcomer.getInputStream()), StandardCharsets.ISO_8859_1))
+                    .startsWith("HTTP/1.1 200");
+            }
+            up.write(body, body.length / 2, body.length - body.length / 2);
+            up.flush();
+            assertThat(new String(readSome(uploading.getInputStream()), StandardCharsets.ISO_8859_1))
+                .startsWith("HTTP/1.1 200");
+        }
+    }
+
+    /** A TLS connection with its handshake done; the daemon's certificate comes from a fresh CA. */
+    private SSLSocket open(DaemonHarness h, SSLContext context) throws IOException {
+        SSLSocket s = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", h.daemon.address().getPort());
+        s.setSoTimeout(10_000);
+        s.startHandshake();
+        return s;
+    }
+
+    /** A bounded read (20 ms): the end of the stream, or a TLS error, means the server closed it. */
+    private static boolean closedByServer(SSLSocket s) {
+        try {
+            s.setSoTimeout(20);
+            return s.getInputStream().read() < 0;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true;
+        } finally {
+            try {
+                s.setSoTimeout(10_000);
+            } catch (IOException e) {
+                // closed
+            }
+        }
+    }
+
     private DaemonHarness tlsDaemon(Path[] server, Optional<Path> clientCa) throws Exception {
         DaemonHarness h = new DaemonHarness().withDefaultStream().with(Map.of(
             "JETSINK_HTTP_TLS_CERT", server[0].toAbsolutePath().toString(),

@@ -5,7 +5,6 @@ import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.IOException;
-import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +19,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The requests real object stores send (MinIO, RustFS, Ceph RGW; {@code resources/senders/}),
@@ -33,9 +31,6 @@ import static org.assertj.core.api.Assertions.fail;
 class SenderFixturesIT {
 
     private static final String TOKEN = "s3cret";
-    /** libcurl waits this long for {@code 100 Continue} before it sends the body anyway. */
-    private static final Duration CONTINUE_WAIT = Duration.ofSeconds(1);
-
     static Stream<Arguments> fixtures() {
         return Stream.of(
             Arguments.of("minio-notify-put.http", TargetKind.NOTIFY, List.of("photos/2025/cat 1.jpg")),
@@ -179,34 +174,8 @@ class SenderFixturesIT {
         return all;
     }
 
-    /**
-     * Writes {@code request} to the daemon as its sender would: the Host rewritten to the daemon;
-     * with {@code Expect: 100-continue}, the body only after the interim {@code 100 Continue}
-     * (which must come within a second, as libcurl waits), unless a final answer comes first.
-     */
     private static RawHttp.Response replay(FaultRig rig, SenderRequest request) throws IOException {
-        SenderRequest sent = request.toHost("127.0.0.1:" + port(rig));
-        boolean head = sent.method().equals("HEAD");
-        try (RawHttp c = RawHttp.connect(port(rig), Duration.ofSeconds(30))) {
-            if (!sent.expectsContinue()) {
-                c.write(sent.head()).write(sent.body());
-                return c.readResponse(head);
-            }
-            c.write(sent.head());
-            c.setReadTimeout(CONTINUE_WAIT);
-            RawHttp.Response interim;
-            try {
-                interim = c.readHead();
-            } catch (SocketTimeoutException e) {
-                return fail("no interim 100 Continue within " + CONTINUE_WAIT + " of the headers (libcurl would stall)");
-            }
-            c.setReadTimeout(Duration.ofSeconds(30));
-            if (interim.status() != 100) {
-                return c.withBody(interim, head);
-            }
-            c.write(sent.body());
-            return c.readResponse(head);
-        }
+        return request.replayTo(port(rig));
     }
 
     /**

@@ -5,13 +5,17 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.fail;
 
 /**
  * One raw sender request from {@code src/test/resources/senders/} (a CRLF header block, then the
@@ -25,6 +29,8 @@ import java.util.Optional;
 record SenderRequest(String requestLine, List<String> headers, byte[] body) {
 
     private static final byte[] CRLF = {'\r', '\n'};
+    /** libcurl waits this long for {@code 100 Continue} before it sends the body anyway. */
+    private static final Duration CONTINUE_WAIT = Duration.ofSeconds(1);
 
     SenderRequest {
         headers = List.copyOf(headers);
@@ -88,6 +94,13 @@ record SenderRequest(String requestLine, List<String> headers, byte[] body) {
         return new SenderRequest(requestLine, headers.stream().filter(h -> !isHeader(h, name)).toList(), body);
     }
 
+    /** The body replaced by {@code newBody}, and {@code Content-Length} (its name's case kept) with it. */
+    SenderRequest withBody(byte[] newBody) {
+        return new SenderRequest(requestLine, headers.stream()
+            .map(h -> isHeader(h, "Content-Length") ? h.substring(0, h.indexOf(':')) + ": " + newBody.length : h)
+            .toList(), newBody.clone());
+    }
+
     Optional<String> header(String name) {
         return headers.stream().filter(h -> isHeader(h, name)).map(h -> h.substring(h.indexOf(':') + 1).trim()).findFirst();
     }
@@ -107,6 +120,37 @@ record SenderRequest(String requestLine, List<String> headers, byte[] body) {
         }
         out.writeBytes(CRLF);
         return out.toByteArray();
+    }
+
+    /**
+     * Writes this request to the daemon on {@code port} as its sender would: the Host rewritten to
+     * the daemon; with {@code Expect: 100-continue}, the body only after the interim
+     * {@code 100 Continue} (which must come within a second, as libcurl waits), unless a final
+     * answer comes first.
+     */
+    RawHttp.Response replayTo(int port) throws IOException {
+        SenderRequest sent = toHost("127.0.0.1:" + port);
+        boolean head = sent.method().equals("HEAD");
+        try (RawHttp c = RawHttp.connect(port, Duration.ofSeconds(30))) {
+            if (!sent.expectsContinue()) {
+                c.write(sent.head()).write(sent.body());
+                return c.readResponse(head);
+            }
+            c.write(sent.head());
+            c.setReadTimeout(CONTINUE_WAIT);
+            RawHttp.Response interim;
+            try {
+                interim = c.readHead();
+            } catch (SocketTimeoutException e) {
+                return fail("no interim 100 Continue within " + CONTINUE_WAIT + " of the headers (libcurl would stall)");
+            }
+            c.setReadTimeout(Duration.ofSeconds(30));
+            if (interim.status() != 100) {
+                return c.withBody(interim, head);
+            }
+            c.write(sent.body());
+            return c.readResponse(head);
+        }
     }
 
     /** Basic credentials as curl derives them from {@code user:password@} in an endpoint URL. */

@@ -115,13 +115,20 @@ class SlowClientIT {
     }
 
     /**
-     * Runs with the default timeouts (so the connections stay open throughout), which also makes
-     * it meaningful against a front without the new timeout settings.
+     * Runs with the default timeouts and cap (4 096), so the connections stay open throughout: the
+     * POST's connection is accepted at once and takes the place of an idle one; before idle
+     * connections gave up their place it waited for the at-limit idle timeout (2 s, over 5 s seen).
      */
     @Test
     void fiveThousandOpenConnectionsLeaveIngestAndHealthAnswering() throws Exception {
         try (FaultRig rig = FaultRig.notifyOnly().startDaemon(); Selector selector = Selector.open()) {
             InetSocketAddress daemon = new InetSocketAddress("127.0.0.1", rig.base().getPort());
+            // A sender that has posted before: the timing below is about the cap, not a cold ingest path.
+            HttpResponse<String> warmUp = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(
+                HttpRequest.newBuilder(rig.base().resolve("/notify")).timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(EventLoad.body(0)))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(warmUp.statusCode()).as(warmUp.body()).isEqualTo(200);
             List<SocketChannel> channels = new ArrayList<>();
             try {
                 int connected = 0;
@@ -155,23 +162,50 @@ class SlowClientIT {
                 System.out.println("idle-connections opened=" + connected + " failed=" + failed + " of " + IDLE_CONNECTIONS);
                 assertThat(connected).as("TCP connections established (failed: " + failed + ")").isEqualTo(IDLE_CONNECTIONS);
 
+                // Timed once the daemon has taken the flood (evictions stopped growing): how fast it absorbs
+                // thousands of new connections depends on the machine, and under load the kernel may drop a
+                // few from a full accept queue; that the POST then gets in at once does not depend on either.
+                double evicted = awaitEvictionsSettled(rig);
+                System.out.println("idle-connections evicted_before_post=" + evicted);
+                assertThat(evicted).as("idle connections evicted at the cap").isGreaterThan(0);
                 long started = System.nanoTime();
                 HttpResponse<String> post = http.send(HttpRequest.newBuilder(rig.base().resolve("/notify"))
                     .timeout(Duration.ofSeconds(5)).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(EventLoad.body(1))).build(), HttpResponse.BodyHandlers.ofString());
                 Duration took = Duration.ofNanos(System.nanoTime() - started);
+                System.out.println("idle-connections post_ms=" + took.toMillis());
                 assertThat(post.statusCode()).as(post.body()).isEqualTo(200);
-                assertThat(took).isLessThanOrEqualTo(Duration.ofSeconds(5));
+                assertThat(took).as("an ordinary POST behind " + IDLE_CONNECTIONS + " idle connections")
+                    .isLessThanOrEqualTo(NORMAL_POST_BUDGET);
                 HttpResponse<String> health = http.send(HttpRequest.newBuilder(rig.base().resolve("/health"))
                     .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
-                assertThat(rig.awaitDrained(1, Duration.ofSeconds(30))).isTrue();
+                assertThat(rig.awaitDrained(2, Duration.ofSeconds(30))).isTrue();
             } finally {
                 for (SocketChannel ch : channels) {
                     ch.close();
                 }
             }
         }
+    }
+
+    /**
+     * Waits until the daemon has evicted at least one idle connection and no more for 500 ms,
+     * polling its counter; returns the count. Bounded at 30 s.
+     */
+    private static double awaitEvictionsSettled(FaultRig rig) throws Exception {
+        double[] last = {-1};
+        long[] since = {System.nanoTime()};
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            double now = rig.metric("jetsink_http_idle_evicted_total");
+            if (now != last[0]) {
+                last[0] = now;
+                since[0] = System.nanoTime();
+                return false;
+            }
+            return now > 0 && System.nanoTime() - since[0] >= Duration.ofMillis(500).toNanos();
+        });
+        return last[0];
     }
 
     /** How a slow connection misbehaves. */

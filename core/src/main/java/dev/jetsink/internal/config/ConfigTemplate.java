@@ -30,7 +30,7 @@ public final class ConfigTemplate {
             case BACKOFF_SCALE -> "multiplies the 4/8/16/32 s retry backoff (tests and drills only)";
             case HTTP_IDLE_TIMEOUT_SECS -> "an idle keep-alive connection is closed after this many seconds";
             case HTTP_REQUEST_TIMEOUT_SECS -> "headers and body must arrive within this many seconds (else 408)";
-            case HTTP_MAX_CONNECTIONS -> "open HTTP connections at most; more wait for a free slot";
+            case HTTP_MAX_CONNECTIONS -> "open HTTP connections at most; at the cap a new one replaces the longest-idle one";
             case HTTP_MAX_HEADER_BYTES -> "largest request header block in bytes (431 above)";
             case HTTP_TLS_CERT -> "PEM certificate (chain) for HTTPS; re-read when it changes";
             case HTTP_TLS_KEY -> "PEM private key for HTTP_TLS_CERT";

@@ -20,8 +20,9 @@ public final class Envelopes {
     }
 
     /**
-     * The envelope of one S3 event record: {@code Key} is {@code <bucket>/<decoded key>},
-     * {@code object_name} the key as encoded in the record.
+     * The envelope of one S3 event record: {@code Key} is {@code <bucket>/<key as stored>}
+     * ({@link S3EventRecord#decodedObjectKey()}), {@code object_name} the key exactly as the
+     * record writes it (form-encoded by MinIO, RustFS and AWS, unencoded by Ceph RGW).
      */
     public static OutboundEvent notify(S3EventRecord record) {
         EventMetadata metadata = new EventMetadata(TargetKind.NOTIFY, record.bucketName(),

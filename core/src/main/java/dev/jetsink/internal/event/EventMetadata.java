@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * @param kind        notify or audit
  * @param bucket      bucket name ({@code api.bucket} for audit), empty when unknown
- * @param object      decoded object key ({@code api.name} for audit), empty when unknown
+ * @param object      object key as stored in the bucket ({@code api.name} for audit), empty when unknown
  * @param eventName   S3 event name or audit {@code event}, empty when unknown
  * @param contentType the object's content type when the event carries one, else empty
  */

@@ -13,7 +13,6 @@ import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.SslConnectionFactory;
@@ -23,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's HTTP server: Jetty's non-blocking connector with the limits of
- * {@link HttpSettings} (idle and request timeouts, a connection limit beyond which new
- * connections wait to be accepted, a header size limit answered 431), optional TLS, and the
+ * {@link HttpSettings} (idle and request timeouts, a connection cap at which a new connection
+ * takes the place of the longest-idle one ({@link ConnectionCap}), a header size limit answered
+ * 431), optional TLS, and the
  * handler tree built in {@link #serve}: intake gate → routes → one handler per route family.
  * Requests whose body is being read hold no thread; a thread is taken while a request's events are
  * made durable, so concurrent requests meet in the queue's group commit.
@@ -39,7 +39,7 @@ public final class HttpFront {
      * continuously get their next answer with {@code Connection: close} long before.
      */
     static final Duration HAND_OVER_IDLE = Duration.ofSeconds(1);
-    /** The idle timeout of open connections while the connection limit is reached. */
+    /** The idle timeout of open connections while the connection cap is reached and none is idle. */
     static final Duration AT_LIMIT_IDLE = Duration.ofSeconds(2);
 
     private final Server server;
@@ -47,15 +47,17 @@ public final class HttpFront {
     private final RequestDeadlines deadlines;
     private final Optional<HttpTls> tls;
     private final boolean inherited;
+    private final ConnectionCap cap;
     private final Gate gate = new Gate();
 
     private HttpFront(Server server, HandOverConnector connector, RequestDeadlines deadlines, Optional<HttpTls> tls,
-                      boolean inherited) {
+                      boolean inherited, ConnectionCap cap) {
         this.server = server;
         this.connector = connector;
         this.deadlines = deadlines;
         this.tls = tls;
         this.inherited = inherited;
+        this.cap = cap;
     }
 
     /**
@@ -108,10 +110,9 @@ public final class HttpFront {
         RequestDeadlines deadlines = new RequestDeadlines(settings.requestTimeout(), connector.getScheduler());
         connector.addBean(deadlines);
         server.addConnector(connector);
-        NetworkConnectionLimit limit = new NetworkConnectionLimit(settings.maxConnections(), connector);
-        // At the limit, connections that sit idle give their place up within seconds, not 30 s.
-        limit.setEndPointIdleTimeout(Math.min(settings.idleTimeout().toMillis(), AT_LIMIT_IDLE.toMillis()));
-        server.addBean(limit);
+        // At the cap a new connection takes the place of the longest-idle one (ConnectionCap).
+        ConnectionCap cap = new ConnectionCap(connector, settings.maxConnections(), AT_LIMIT_IDLE);
+        connector.addBean(cap);
         try {
             if (inherited.isPresent()) {
                 connector.open(inherited.get());
@@ -124,7 +125,7 @@ public final class HttpFront {
             }
             throw e;
         }
-        return new HttpFront(server, connector, deadlines, tls, inherited.isPresent());
+        return new HttpFront(server, connector, deadlines, tls, inherited.isPresent(), cap);
     }
 
     /**
@@ -218,6 +219,16 @@ public final class HttpFront {
     /** Registers the gauges of the HTTP port itself: the TLS certificate's expiry, when TLS is on. */
     public void bindMetrics(MeterRegistry registry, Clock clock) {
         tls.ifPresent(t -> t.bindExpiry(registry, clock));
+    }
+
+    /** Idle connections closed so far to make room for new ones at the connection cap. */
+    public long idleEvicted() {
+        return cap.evicted();
+    }
+
+    /** Open connections with no request in progress, counted now. */
+    public int idleConnections() {
+        return cap.idleNow();
     }
 
     /** Stops the listener, closes every connection and the threads. */
