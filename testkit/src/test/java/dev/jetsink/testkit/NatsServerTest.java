@@ -1,6 +1,7 @@
 package dev.jetsink.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.nats.client.Connection;
@@ -65,8 +66,9 @@ class NatsServerTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(300);
-            assertThat(ack).as("publish must wait while the server is stopped").isNotDone();
+            // A bounded check: the ack stays outstanding for as long as the server is stopped.
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                .until(() -> !ack.isDone());
 
             nats.resume();
 

@@ -19,8 +19,8 @@ import static dev.jetsink.internal.queue.QueueFixtures.payload;
 import static dev.jetsink.internal.queue.QueueFixtures.small;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Independent review of the write-ahead (zeros written ahead of the active segment's records): the failure paths, the inspector, memory. */
-class WriteAheadReviewTest {
+/** The write-ahead (zeros written ahead of the active segment's records) on its failure paths, in the inspector, and its memory. */
+class WriteAheadFailurePathsTest {
     @TempDir
     Path dir;
 

@@ -44,13 +44,13 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Adversarial review of the issue #15 record attributes (subject, traceparent, tracestate beside
- * the replay count) and of the subject-template token encoding that produces the stored subjects:
+ * The issue #15 record attributes (subject, traceparent, tracestate beside
+ * the replay count) and the subject-template token encoding that produces the stored subjects:
  * sizing, decoding of crafted and torn records, every path a record takes (reopen, torn tail,
  * compaction, sidecar rebuild, inspector, reservation, concurrent group commit), the failed-store
  * replay that stores a record's subject, and the invariants of {@link SubjectTemplate}.
  */
-class QueueAttributesAdversarialTest {
+class AttributesOnEveryRecordPathTest {
     private static final String PARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     private static final String MAX_SUBJECT = "s".repeat(EntryAttributes.MAX_SUBJECT_BYTES);
     private static final String MAX_TRACE = "t".repeat(EntryAttributes.MAX_TRACE_BYTES);

@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
  * Readers paging and reading while compaction and deletion rewrite segments under them
  * (DESIGN.md "Queue").
  */
-class QueueConcurrencyAdversarialTest {
+class ReadsDuringCompactionTest {
     @TempDir
     Path dir;
 

@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Recovery from broken files an ordinary crash does not produce: bit rot, crafted payloads, odd
  * sizes (DESIGN.md "Queue").
  */
-class QueueRecoveryAdversarialTest {
+class RecoveryFromDamagedFilesTest {
     @TempDir
     Path dir;
 
