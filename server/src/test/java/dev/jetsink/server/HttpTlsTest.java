@@ -171,6 +171,13 @@ class HttpTlsTest {
             up.write(body, 0, body.length / 2);
             up.flush();
             await().atMost(DaemonHarness.AWAIT).until(() -> h.daemon.http().idleConnections() == 2);
+            // The server's own clock decides which is idle longest: its last I/O on each handshake can
+            // come in either order on a loaded host, so idleLater answers a request and is younger for sure.
+            idleLater.getOutputStream().write("GET /live HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                .getBytes(StandardCharsets.US_ASCII));
+            assertThat(new String(readSome(idleLater.getInputStream()), StandardCharsets.ISO_8859_1))
+                .startsWith("HTTP/1.1 200");
+            await().atMost(DaemonHarness.AWAIT).until(() -> h.daemon.http().idleConnections() == 2);
 
             try (SSLSocket newcomer = open(h, trusting)) {
                 await().atMost(DaemonHarness.AWAIT).until(() -> closedByServer(idle));
