@@ -1,6 +1,6 @@
 package dev.jetsink.dist;
 
-import dev.jetsink.server.Main;
+import dev.jetsink.server.ExitCode;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +28,7 @@ class ServiceUnitTest {
     void aConfigurationErrorExitStopsTheRestartLoop() throws IOException {
         assertThat(values("RestartPreventExitStatus"))
             .as("the exit code of an invalid configuration, which a restart cannot fix")
-            .containsExactly(String.valueOf(Main.EXIT_USAGE));
+            .containsExactly(String.valueOf(ExitCode.USAGE));
         assertThat(values("Restart")).containsExactly("on-failure");
     }
 

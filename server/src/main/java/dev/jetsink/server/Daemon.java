@@ -115,7 +115,7 @@ public final class Daemon implements AutoCloseable {
                 targets.put(kind, t);
                 t.targets().forEach(metrics::register);
             }
-            admin = new AdminTargets(targets, metrics, store);
+            admin = new AdminTargets(targets, metrics, store, GRACE);
             admin.restore(restorable);
         } catch (RuntimeException e) {
             targets.values().forEach(t -> t.close(Duration.ZERO));

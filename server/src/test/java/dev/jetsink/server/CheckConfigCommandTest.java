@@ -1,8 +1,7 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.jetsink.server.cli.CheckConfigCommand;
+import dev.jetsink.server.cli.Main;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -13,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class CheckConfigCommandTest {
 
@@ -41,7 +41,7 @@ class CheckConfigCommandTest {
 
     @Test
     void validConfigurationPrintsEachTargetAndExitsZero() {
-        assertThat(run(validTarget())).isEqualTo(Main.EXIT_OK);
+        assertThat(run(validTarget())).isEqualTo(ExitCode.OK);
         assertThat(output.toString())
             .contains("notify primary:nats")
             .contains("path:           jetstream")
@@ -59,13 +59,13 @@ class CheckConfigCommandTest {
     void aSubjectTemplateIsShownWithItsSpaceAndABadOneIsAnErrorNamingThePlaceholder() {
         Map<String, String> env = validTarget();
         env.put("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY", "rustfs.events.{bucket}.{event}");
-        assertThat(run(env)).isEqualTo(Main.EXIT_OK);
+        assertThat(run(env)).isEqualTo(ExitCode.OK);
         assertThat(output.toString()).contains("subject:        rustfs.events.{bucket}.{event}"
             + "  (template: the stream must capture rustfs.events.*.*.*)");
 
         env.put("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY", "rustfs.events.{bukcet}");
         output.getBuffer().setLength(0);
-        assertThat(run(env)).isNotEqualTo(Main.EXIT_OK);
+        assertThat(run(env)).isNotEqualTo(ExitCode.OK);
         assertThat(output.toString()).contains("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY")
             .contains("unknown placeholder {bukcet}");
     }
@@ -74,7 +74,7 @@ class CheckConfigCommandTest {
     void mistypedJetStreamKeyExitsTwoAndSuggestsTheRightName() {
         Map<String, String> env = validTarget();
         env.put("RUSTFS_NOTIFY_NATS_JETSTREM_ENABLE", "on");
-        assertThat(run(env)).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
         assertThat(output.toString())
             .contains("unknown configuration key RUSTFS_NOTIFY_NATS_JETSTREM_ENABLE"
                 + " (did you mean RUSTFS_NOTIFY_NATS_JETSTREAM_ENABLE?)")
@@ -86,7 +86,7 @@ class CheckConfigCommandTest {
         Map<String, String> env = validTarget();
         env.remove("RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME_PRIMARY");
         env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_ACK_TIMEOUT_SECS_PRIMARY", "200");
-        assertThat(run(env)).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
         assertThat(output.toString())
             .contains("notify primary:nats: RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME_PRIMARY:"
                 + " jetstream_stream_name is required when jetstream_enable is on")
@@ -101,7 +101,7 @@ class CheckConfigCommandTest {
         env.put("RUSTFS_NOTIFY_NATS_PASSWORD_PRIMARY", "pw-SECRET");
         env.put("JETSINK_ADMIN_TOKEN", "admin-SECRET");
         env.put("JETSINK_INGEST_TOKEN", "ingest-SECRET");
-        assertThat(run(env)).isEqualTo(Main.EXIT_OK);
+        assertThat(run(env)).isEqualTo(ExitCode.OK);
         assertThat(output.toString()).doesNotContain("SECRET")
             .contains("auth:           user alice, password ***")
             .contains("admin token:   ***");
@@ -113,7 +113,7 @@ class CheckConfigCommandTest {
         env.put("RUSTFS_NOTIFY_NATS_TOKEN_PRIMARY", "tok-SECRET");
         env.put("RUSTFS_NOTIFY_NATS_CREDENTIALS_FILE_PRIMARY", "/etc/x.creds");
         env.put("RUSTFS_NOTIFY_NATS_ADDRESS_PRIMARY", "nats://u:pw-SECRET@h:4222");
-        assertThat(run(env)).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
         assertThat(output.toString()).doesNotContain("SECRET").contains("only one auth method");
     }
 
@@ -121,7 +121,7 @@ class CheckConfigCommandTest {
     void unreadableCredentialsFileIsPrintedAsAWarningAndStillValid() {
         Map<String, String> env = validTarget();
         env.put("RUSTFS_NOTIFY_NATS_CREDENTIALS_FILE_PRIMARY", dir.resolve("missing.creds").toString());
-        assertThat(run(env)).isEqualTo(Main.EXIT_OK);
+        assertThat(run(env)).isEqualTo(ExitCode.OK);
         assertThat(output.toString()).contains("warnings:").contains("credentials_file file is not readable");
     }
 
@@ -130,13 +130,13 @@ class CheckConfigCommandTest {
         Path file = Files.writeString(dir.resolve("jetsink.env"), "RUSTFS_AUDIT_NATS_ENABLE=on\n"
             + "RUSTFS_AUDIT_NATS_ADDRESS=10.0.0.9:4222\nRUSTFS_AUDIT_NATS_SUBJECT=from.file\n");
         assertThat(run(Map.of("RUSTFS_AUDIT_NATS_SUBJECT", "from.env"), "--config", file.toString()))
-            .isEqualTo(Main.EXIT_OK);
+            .isEqualTo(ExitCode.OK);
         assertThat(output.toString()).contains("audit _:nats").contains("subject:        from.env")
             .contains("address:        nats://10.0.0.9:4222");
     }
 
     @Test
     void checkConfigIsReachableFromTheMainCommand() {
-        assertThat(Main.run("check-config", "--help")).isEqualTo(Main.EXIT_OK);
+        assertThat(Main.run("check-config", "--help")).isEqualTo(ExitCode.OK);
     }
 }

@@ -1,5 +1,6 @@
 package dev.jetsink.server;
 
+import dev.jetsink.server.cli.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
@@ -25,10 +26,10 @@ final class CliRun {
         CommandLine cli = new CommandLine(new Main());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        cli.setExitCodeExceptionMapper(e -> Main.EXIT_FAILURE);
+        cli.setExitCodeExceptionMapper(e -> ExitCode.FAILURE);
         cli.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println(ex.getMessage());
-            return Main.EXIT_USAGE;
+            return ExitCode.USAGE;
         });
         int code = cli.execute(args);
         return new CliRun(code, out.toString(), err.toString());

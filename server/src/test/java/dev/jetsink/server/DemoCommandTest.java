@@ -40,7 +40,7 @@ class DemoCommandTest {
         env.put("NATS_SERVER_BIN", "/nonexistent/nats-server");
         CommandLine cli = new CommandLine(new DemoCommand(env));
         cli.setErr(new PrintWriter(err));
-        assertThat(cli.execute()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(cli.execute()).isEqualTo(ExitCode.FAILURE);
         assertThat(err.toString()).contains("nats-server not found", "apt-get install nats-server");
     }
 

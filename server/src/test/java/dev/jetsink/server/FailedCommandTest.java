@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventMetadata;
-import dev.jetsink.internal.target.FailedEventStore.StoredFile;
 import dev.jetsink.internal.target.FailedEventStore;
+import dev.jetsink.internal.target.FailedEventStore.StoredFile;
 import dev.jetsink.internal.target.FailedRecord;
 import dev.jetsink.testkit.FakeClock;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +69,7 @@ class FailedCommandTest {
 
         CliRun run = CliRun.of("failed", "list", queueDir.toString());
 
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.FAILURE);
         assertThat(run.out).contains("good-msg").contains("unreadable record 0001764669600000-broken.json")
             .contains("1 failed record(s), 1 unreadable");
         assertThat(run.err).contains("malformed JSON");
@@ -130,7 +130,7 @@ class FailedCommandTest {
 
         CliRun run = CliRun.of("failed", "show", queueDir.toString(), "absent");
 
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.FAILURE);
         assertThat(run.err).contains("no failed record absent in " + FailedEventStore.directory(queueDir));
     }
 
@@ -138,7 +138,7 @@ class FailedCommandTest {
     void aMistypedTargetDirectoryIsAnErrorNotAnEmptyStore() {
         CliRun run = CliRun.of("failed", "list", queueDir.resolve("notify-nats-typo").toString());
 
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.FAILURE);
         assertThat(run.err).contains("no such target queue directory");
     }
 
@@ -154,6 +154,6 @@ class FailedCommandTest {
 
     @Test
     void failedWithoutASubcommandIsAUsageError() {
-        assertThat(CliRun.of("failed").exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(CliRun.of("failed").exitCode).isEqualTo(ExitCode.USAGE);
     }
 }

@@ -1,8 +1,8 @@
 package dev.jetsink.server;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.jetsink.server.cli.Main;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class MainTest {
     @Test
@@ -12,6 +12,6 @@ class MainTest {
 
     @Test
     void unknownCommandIsAUsageError() {
-        assertThat(Main.run("no-such-command")).isEqualTo(Main.EXIT_USAGE);
+        assertThat(Main.run("no-such-command")).isEqualTo(ExitCode.USAGE);
     }
 }

@@ -5,6 +5,7 @@ import dev.jetsink.internal.event.EventMetadata;
 import dev.jetsink.internal.queue.QueueOptions;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.internal.queue.SegmentedQueue;
+import dev.jetsink.server.cli.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -67,13 +68,13 @@ class QueueCommandTest {
     @Test
     void showOfAnUnknownIdIsAnError() {
         SegmentedQueue.open(dir, QueueOptions.withLimit(100)).close();
-        assertThat(run("queue", "show", dir.toString(), "42")).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run("queue", "show", dir.toString(), "42")).isEqualTo(ExitCode.FAILURE);
         assertThat(err.toString()).contains("no live entry 42");
     }
 
     @Test
     void missingDirectoryIsAClearError() {
-        assertThat(run("queue", "stats", dir.resolve("nope").toString())).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run("queue", "stats", dir.resolve("nope").toString())).isEqualTo(ExitCode.FAILURE);
         assertThat(err.toString()).contains("cannot read queue").contains("not a jetsink queue directory");
     }
 }

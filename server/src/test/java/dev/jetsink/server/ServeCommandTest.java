@@ -29,7 +29,7 @@ class ServeCommandTest {
         StringWriter err = new StringWriter();
         CommandLine cli = new CommandLine(new ServeCommand(env));
         cli.setErr(new PrintWriter(err));
-        assertThat(cli.execute()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(cli.execute()).isEqualTo(ExitCode.USAGE);
         assertThat(err.toString()).contains(
             "Invalid jetstream_enable boolean value: maybe",
             "jetstream_ack_timeout_secs must be between 10 and 120 seconds",

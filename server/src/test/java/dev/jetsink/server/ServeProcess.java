@@ -1,5 +1,6 @@
 package dev.jetsink.server;
 
+import dev.jetsink.server.cli.Main;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -102,7 +102,7 @@ class ServeProcessTest {
             Map<String, String> env = new HashMap<>(h.env);
             env.put("RUSTFS_NOTIFY_NATS_JETSTREM_ENABLE", "on");
             try (ServeProcess serve = ServeProcess.start(env)) {
-                assertThat(serve.awaitExit(Duration.ofSeconds(60))).isEqualTo(Main.EXIT_USAGE);
+                assertThat(serve.awaitExit(Duration.ofSeconds(60))).isEqualTo(ExitCode.USAGE);
                 assertThat(serve.log()).contains("level=ERROR",
                     "unknown configuration key RUSTFS_NOTIFY_NATS_JETSTREM_ENABLE", "--allow-unknown-keys");
             }
@@ -116,7 +116,7 @@ class ServeProcessTest {
             Map<String, String> env = new HashMap<>(h.env);
             env.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:" + taken.getLocalPort());
             try (ServeProcess serve = ServeProcess.start(env)) {
-                assertThat(serve.awaitExit(Duration.ofSeconds(60))).isEqualTo(Main.EXIT_FAILURE);
+                assertThat(serve.awaitExit(Duration.ofSeconds(60))).isEqualTo(ExitCode.FAILURE);
                 assertThat(serve.log()).contains("cannot start", "BindException");
                 assertThat(java.nio.file.Files.list(h.queueRoot).count()).as("no queue opened").isZero();
             }

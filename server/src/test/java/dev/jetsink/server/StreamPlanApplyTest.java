@@ -95,7 +95,7 @@ class StreamPlanApplyTest {
         CliRun run = CliRun.of("stream-plan", "--apply", "--server", nats.url(), "--stream", "SMALL",
             "--subject", "small", "--replicas", "1");
 
-        assertThat(run.exitCode).as(run.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run.exitCode).as(run.toString()).isEqualTo(ExitCode.FAILURE);
         assertThat(run.err).contains("duplicate window 273s is below the required 274s");
         assertThat(info("SMALL").getConfiguration().getDuplicateWindow()).isEqualTo(Duration.ofSeconds(273));
     }
@@ -107,7 +107,7 @@ class StreamPlanApplyTest {
         CliRun run = CliRun.of("stream-plan", "--apply", "--server", nats.url(), "--stream", "OTHER",
             "--subject", "mine", "--replicas", "1");
 
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.FAILURE);
         assertThat(run.err).contains("does not capture subject mine");
     }
 
@@ -116,7 +116,7 @@ class StreamPlanApplyTest {
         CliRun run = CliRun.of("stream-plan", "--apply", "--server", nats.url(), "--stream", "R3ONSINGLE",
             "--subject", "r3");
 
-        assertThat(run.exitCode).as(run.toString()).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run.exitCode).as(run.toString()).isEqualTo(ExitCode.FAILURE);
         assertThat(run.err).contains("stream R3ONSINGLE on").contains("server error code");
         assertThat(conn.jetStreamManagement().getStreamNames()).doesNotContain("R3ONSINGLE");
     }
@@ -129,7 +129,7 @@ class StreamPlanApplyTest {
         }
         CliRun run = CliRun.of("stream-plan", "--apply", "--server", "127.0.0.1:" + port, "--stream", "NOWHERE");
 
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_FAILURE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.FAILURE);
         assertThat(run.err).contains("cannot connect to nats://127.0.0.1:" + port);
     }
 }

@@ -118,7 +118,7 @@ class StreamPlanCommandTest {
     @ValueSource(strings = {"9", "121", "0", "thirty"})
     void ackTimeoutOutsideTenToOneHundredTwentyIsAUsageError(String value) {
         CliRun run = CliRun.of("stream-plan", "--ack-timeout", value);
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(run.err).contains("jetstream_ack_timeout_secs must be between 10 and 120 seconds");
         assertThat(run.out).isEmpty();
     }
@@ -127,59 +127,59 @@ class StreamPlanCommandTest {
     @ValueSource(strings = {"0", "6", "-1"})
     void replicasOutsideOneToFiveIsAUsageError(String value) {
         CliRun run = CliRun.of("stream-plan", "--replicas", value);
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(run.err).contains("--replicas must be between 1 and 5");
     }
 
     @Test
     void peakRateWithoutOutageIsAUsageError() {
         CliRun run = CliRun.of("stream-plan", "--peak-rate", "50");
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(run.err).contains("--outage-secs");
     }
 
     @Test
     void nonPositivePeakRateIsAUsageError() {
         CliRun run = CliRun.of("stream-plan", "--peak-rate", "0", "--outage-secs", "60");
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(run.err).contains("--peak-rate must be a positive number");
     }
 
     @Test
     void wildcardSubjectIsAUsageError() {
         CliRun run = CliRun.of("stream-plan", "--subject", "events.>");
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(run.err).contains("--subject must not contain wildcards");
     }
 
     @Test
     void streamNameWithADotIsAUsageError() {
         CliRun run = CliRun.of("stream-plan", "--stream", "my.events");
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(run.err).contains("--stream must not contain");
     }
 
     @Test
     void applyNeedsAServerAndAnExplicitStreamName() {
         CliRun noServer = CliRun.of("stream-plan", "--apply", "--stream", "EVENTS");
-        assertThat(noServer.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(noServer.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(noServer.err).contains("--apply requires --server URL and --stream NAME");
         CliRun noStream = CliRun.of("stream-plan", "--apply", "--server", "127.0.0.1:4222");
-        assertThat(noStream.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(noStream.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(noStream.out).isEmpty();
     }
 
     @Test
     void serverWithoutApplyIsAUsageError() {
         CliRun run = CliRun.of("stream-plan", "--server", "127.0.0.1:4222");
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(run.err).contains("only used with --apply");
     }
 
     @Test
     void malformedServerIsAUsageErrorBeforeAnythingIsPrinted() {
         CliRun run = CliRun.of("stream-plan", "--apply", "--stream", "EVENTS", "--server", "http://example:80");
-        assertThat(run.exitCode).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(run.err).contains("--server:");
         assertThat(run.out).isEmpty();
     }

@@ -10,7 +10,6 @@ import dev.jetsink.internal.metrics.TargetMetrics;
 import dev.jetsink.internal.target.NatsTarget;
 import dev.jetsink.internal.target.TargetProbe;
 import dev.jetsink.internal.target.Targets;
-import dev.jetsink.server.Daemon;
 import dev.jetsink.server.http.HttpJson;
 import java.io.IOException;
 import java.time.Duration;
@@ -54,12 +53,19 @@ public final class AdminTargets {
     private final Map<TargetKind, Targets> targets;
     private final TargetMetrics metrics;
     private final Optional<AppliedTargetStore> store;
+    private final Duration grace;
     private final Set<String> applied = ConcurrentHashMap.newKeySet();
 
-    public AdminTargets(Map<TargetKind, Targets> targets, TargetMetrics metrics, Optional<AppliedTargetStore> store) {
+    /**
+     * @param grace what the publishes in flight of a target being reset or replaced get before it
+     *              closes (the daemon's shutdown grace)
+     */
+    public AdminTargets(Map<TargetKind, Targets> targets, TargetMetrics metrics, Optional<AppliedTargetStore> store,
+                        Duration grace) {
         this.targets = Map.copyOf(targets);
         this.metrics = metrics;
         this.store = store;
+        this.grace = grace;
     }
 
     /** True when the target was applied through the admin API (listed as {@code source: admin}). */
@@ -159,7 +165,7 @@ public final class AdminTargets {
         if (!ID.matcher(id).matches()) {
             return Answer.error(404, "unknown " + kind.label() + " target: " + rawId);
         }
-        Optional<NatsTarget> removed = targets.get(kind).remove(id, Daemon.GRACE);
+        Optional<NatsTarget> removed = targets.get(kind).remove(id, grace);
         removed.ifPresent(metrics::unregister);
         applied.remove(key(kind, id));
         boolean deleted = false;
@@ -223,7 +229,7 @@ public final class AdminTargets {
      */
     private Optional<String> replace(TargetConfig config) {
         Targets kindTargets = targets.get(config.kind());
-        Optional<NatsTarget> old = kindTargets.remove(config.id(), Daemon.GRACE);
+        Optional<NatsTarget> old = kindTargets.remove(config.id(), grace);
         old.ifPresent(metrics::unregister);
         try {
             metrics.register(kindTargets.add(config));

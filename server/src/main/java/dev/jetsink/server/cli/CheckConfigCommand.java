@@ -6,7 +6,7 @@ import dev.jetsink.internal.config.HttpSettings;
 import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.internal.config.TargetConfig;
-import dev.jetsink.server.Main;
+import dev.jetsink.server.ExitCode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
@@ -62,11 +62,11 @@ public final class CheckConfigCommand implements Callable<Integer> {
             loaded.errors().forEach(e -> out.println("  " + e.describe()));
             out.println("configuration is invalid: " + loaded.errors().size() + " error(s)");
             out.flush();
-            return Main.EXIT_USAGE;
+            return ExitCode.USAGE;
         }
         out.println("configuration is valid");
         out.flush();
-        return Main.EXIT_OK;
+        return ExitCode.OK;
     }
 
     private static void printTarget(PrintWriter out, TargetConfig t, boolean kindEnabled) {

@@ -1,7 +1,7 @@
 package dev.jetsink.server.cli;
 
 import dev.jetsink.internal.config.ConfigTemplate;
-import dev.jetsink.server.Main;
+import dev.jetsink.server.ExitCode;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -29,10 +29,10 @@ public final class ConfigTemplateCommand implements Callable<Integer> {
     public Integer call() {
         if (stateDir.isPresent() && !stateDir.get().isAbsolute()) {
             spec.commandLine().getErr().println("--state-dir must be an absolute path");
-            return Main.EXIT_USAGE;
+            return ExitCode.USAGE;
         }
         spec.commandLine().getOut().print(stateDir.map(ConfigTemplate::renderForStateDirectory).orElseGet(ConfigTemplate::render));
         spec.commandLine().getOut().flush();
-        return Main.EXIT_OK;
+        return ExitCode.OK;
     }
 }

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.internal.target.FailedEventStore.StoredFile;
 import dev.jetsink.internal.target.FailedEventStore;
+import dev.jetsink.internal.target.FailedEventStore.StoredFile;
 import dev.jetsink.internal.target.FailedRecord;
-import dev.jetsink.server.Main;
+import dev.jetsink.server.ExitCode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +42,7 @@ public final class FailedCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
-        return Main.EXIT_USAGE;
+        return ExitCode.USAGE;
     }
 
     /**
@@ -94,7 +94,7 @@ public final class FailedCommand implements Callable<Integer> {
                 files = FailedEventStore.list(target);
             } catch (IOException e) {
                 err.println("cannot read failed store " + FailedEventStore.directory(dir) + ": " + e.getMessage());
-                return Main.EXIT_FAILURE;
+                return ExitCode.FAILURE;
             }
             out.printf("%-24s  %-36s  %-40s  %s%n", "FAILED-AT", "MSG-ID", "BUCKET/OBJECT EVENT", "ERROR");
             int shown = 0;
@@ -119,7 +119,7 @@ public final class FailedCommand implements Callable<Integer> {
                 + " in " + FailedEventStore.directory(target));
             out.flush();
             err.flush();
-            return unreadable > 0 ? Main.EXIT_FAILURE : Main.EXIT_OK;
+            return unreadable > 0 ? ExitCode.FAILURE : ExitCode.OK;
         }
     }
 
@@ -148,22 +148,22 @@ public final class FailedCommand implements Callable<Integer> {
                 matches = find();
             } catch (IOException e) {
                 err.println("cannot read failed store " + FailedEventStore.directory(dir) + ": " + e.getMessage());
-                return Main.EXIT_FAILURE;
+                return ExitCode.FAILURE;
             }
             if (matches.isEmpty()) {
                 err.println("no failed record " + which + " in " + FailedEventStore.directory(dir));
-                return Main.EXIT_FAILURE;
+                return ExitCode.FAILURE;
             }
             for (Path file : matches) {
                 try {
                     out.println(render(FailedEventStore.read(file)));
                 } catch (IOException e) {
                     err.println("cannot read failed record " + file + ": " + e.getMessage());
-                    return Main.EXIT_FAILURE;
+                    return ExitCode.FAILURE;
                 }
             }
             out.flush();
-            return Main.EXIT_OK;
+            return ExitCode.OK;
         }
 
         /** A file named directly, else the records whose msg id matches (normally one). */

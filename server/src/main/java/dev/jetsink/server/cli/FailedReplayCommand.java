@@ -14,7 +14,7 @@ import dev.jetsink.internal.queue.QueueOptions;
 import dev.jetsink.internal.queue.SegmentedQueue;
 import dev.jetsink.internal.target.FailedEventStore;
 import dev.jetsink.internal.target.FailedReplay;
-import dev.jetsink.server.Main;
+import dev.jetsink.server.ExitCode;
 import dev.jetsink.server.admin.AdminHandler;
 import dev.jetsink.server.admin.ReplayJson;
 import java.io.IOException;
@@ -190,24 +190,24 @@ public final class FailedReplayCommand {
                 if (dir.isEmpty()) {
                     err.println("no " + kind.label() + " target " + id + " with a queue dir in the configuration; "
                         + "name its queue directory with --queue-dir or the running daemon with --url");
-                    return Main.EXIT_USAGE;
+                    return ExitCode.USAGE;
                 }
                 outcome = onFiles(dir.get(), s.daemon, config, kind, id, action, request);
             }
             print(out, s.json, action, outcome);
             out.flush();
             FailedReplay.Report r = outcome.report();
-            return r.problems().isEmpty() && r.stopped().isEmpty() ? Main.EXIT_OK : Main.EXIT_FAILURE;
+            return r.problems().isEmpty() && r.stopped().isEmpty() ? ExitCode.OK : ExitCode.FAILURE;
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
-            return Main.EXIT_USAGE;
+            return ExitCode.USAGE;
         } catch (IOException e) {
             err.println(action + " failed: " + e.getMessage());
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println(action + " interrupted");
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         }
     }
 

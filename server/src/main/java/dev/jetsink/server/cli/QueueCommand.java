@@ -2,7 +2,7 @@ package dev.jetsink.server.cli;
 
 import dev.jetsink.internal.queue.QueueInspector;
 import dev.jetsink.internal.queue.QueuedEntry;
-import dev.jetsink.server.Main;
+import dev.jetsink.server.ExitCode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +30,7 @@ public final class QueueCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getErr());
-        return Main.EXIT_USAGE;
+        return ExitCode.USAGE;
     }
 
     static String age(Instant queuedAt) {
@@ -44,7 +44,7 @@ public final class QueueCommand implements Callable<Integer> {
             return body.run(QueueInspector.of(dir), spec.commandLine().getOut());
         } catch (IOException e) {
             spec.commandLine().getErr().println("cannot read queue " + dir + ": " + e.getMessage());
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         }
     }
 
@@ -74,7 +74,7 @@ public final class QueueCommand implements Callable<Integer> {
                     out.printf("  %s  records=%d live=%d bytes=%d corrupt=%d%n",
                         i.file().getFileName(), i.records(), i.live(), i.bytes(), i.corrupt());
                 }
-                return Main.EXIT_OK;
+                return ExitCode.OK;
             });
         }
     }
@@ -93,7 +93,7 @@ public final class QueueCommand implements Callable<Integer> {
                 out.printf("%-10s %-36s %8s  %s%n", "ID", "MSG-ID", "AGE", "BUCKET/OBJECT EVENT");
                 inspector.forEachLive(e -> out.printf("%-10d %-36s %8s  %s/%s %s%n", e.seq(), e.msgId(),
                     age(e.queuedAt()), e.metadata().bucket(), e.metadata().object(), e.metadata().eventName()));
-                return Main.EXIT_OK;
+                return ExitCode.OK;
             });
         }
     }
@@ -114,7 +114,7 @@ public final class QueueCommand implements Callable<Integer> {
                 Optional<QueueInspector.Shown> shown = inspector.show(seq);
                 if (shown.isEmpty()) {
                     spec.commandLine().getErr().println("no live entry " + seq + " in " + dir);
-                    return Main.EXIT_FAILURE;
+                    return ExitCode.FAILURE;
                 }
                 QueuedEntry e = shown.get().entry();
                 out.printf("id:           %d%n", e.seq());
@@ -127,7 +127,7 @@ public final class QueueCommand implements Callable<Integer> {
                 out.printf("content type: %s%n", e.metadata().contentType());
                 out.printf("payload (%d bytes):%n%s%n", e.payloadLength(),
                     new String(shown.get().payload(), StandardCharsets.UTF_8));
-                return Main.EXIT_OK;
+                return ExitCode.OK;
             });
         }
     }

@@ -5,8 +5,9 @@ import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.server.Daemon;
+import dev.jetsink.server.ExitCode;
+import dev.jetsink.server.LogSetup;
 import dev.jetsink.server.http.InheritedSocket;
-import dev.jetsink.server.Main;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -56,7 +57,7 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() {
         Optional<JetsinkConfig> config = resolve(env, configFile, allowUnknownKeys, spec.commandLine().getErr());
         if (config.isEmpty()) {
-            return Main.EXIT_USAGE;
+            return ExitCode.USAGE;
         }
         // The hook is in place before anything listens: a SIGTERM that arrives while the daemon
         // starts (a supervisor's stop right after a start) waits for the start, then shuts down
@@ -75,7 +76,7 @@ public final class ServeCommand implements Callable<Integer> {
             }
             LogSetup.flush();
             // A JVM ended by SIGTERM exits 143 unless a hook halts it: a clean stop is exit 0.
-            Runtime.getRuntime().halt(Main.EXIT_OK);
+            Runtime.getRuntime().halt(ExitCode.OK);
         }, "jetsink-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
@@ -88,7 +89,7 @@ public final class ServeCommand implements Callable<Integer> {
             } catch (IllegalStateException shuttingDown) {
                 // a signal arrived meanwhile: the hook ends the JVM
             }
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         } finally {
             startEnded.countDown();
         }
@@ -98,7 +99,7 @@ public final class ServeCommand implements Callable<Integer> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return Main.EXIT_OK;
+        return ExitCode.OK;
     }
 
     /**

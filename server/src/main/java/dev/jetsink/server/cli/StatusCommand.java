@@ -3,7 +3,8 @@ package dev.jetsink.server.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jetsink.internal.config.ConfigLoader;
-import dev.jetsink.server.Main;
+import dev.jetsink.server.ExitCode;
+import dev.jetsink.server.http.StatusTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -12,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -34,7 +34,6 @@ import picocli.CommandLine.Spec;
 public final class StatusCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ROW = "%-19s %-10s %7s %7s %7s %7s %7s %7s%n";
 
     @Mixin
     DaemonEndpoint daemon = new DaemonEndpoint();
@@ -70,7 +69,7 @@ public final class StatusCommand implements Callable<Integer> {
             http = daemon.client();
         } catch (IllegalArgumentException e) {
             err.println(e.getMessage());
-            return Main.EXIT_USAGE;
+            return ExitCode.USAGE;
         }
         try {
             do {
@@ -79,19 +78,19 @@ public final class StatusCommand implements Callable<Integer> {
                     out.print("\033[H\033[2J");
                     out.println("jetsink status at " + base + " (every " + interval + " s; Ctrl-C to stop)");
                 }
-                out.print(json ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(status) + "\n" : render(status));
+                out.print(json ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(status) + "\n" : StatusTable.render(status));
                 out.flush();
                 if (watch) {
                     Thread.sleep(Duration.ofSeconds(Math.max(1, interval)).toMillis());
                 }
             } while (watch);
-            return Main.EXIT_OK;
+            return ExitCode.OK;
         } catch (IOException e) {
             err.println("cannot read " + base + "/status: " + e.getMessage());
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return Main.EXIT_OK;
+            return ExitCode.OK;
         }
     }
 
@@ -107,49 +106,5 @@ public final class StatusCommand implements Callable<Integer> {
             throw new IOException("answered " + r.statusCode());
         }
         return JSON.readTree(r.body());
-    }
-
-    /** The table of a {@code GET /status} answer, each line at most 80 characters. */
-    public static String render(JsonNode status) {
-        Instant now = Instant.parse(status.path("time").asText());
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(ROW, "TARGET", "STATE", "SINCE", "QUEUE", "OLDEST", "IN/s", "OUT/s", "FAILED"));
-        JsonNode targets = status.path("targets");
-        if (targets.isEmpty()) {
-            b.append("(no NATS target is running)\n");
-        }
-        for (JsonNode t : targets) {
-            JsonNode rates = t.path("events_per_second");
-            b.append(String.format(ROW, cut(t.path("target").asText(), 19), t.path("state").asText(),
-                age(Duration.between(Instant.parse(t.path("since").asText()), now)),
-                t.path("queue_length").asLong(),
-                t.path("oldest_age_seconds").isNumber() ? age(Duration.ofMillis((long) (t.path("oldest_age_seconds").asDouble() * 1000))) : "-",
-                String.format("%.1f", rates.path("in_10s").asDouble()), String.format("%.1f", rates.path("out_10s").asDouble()),
-                t.path("failed_store_length").asLong()));
-            JsonNode error = t.path("last_error");
-            if (error.isObject()) {
-                b.append(cut("  last error " + error.path("at").asText() + ": " + error.path("text").asText(), 80)).append('\n');
-            }
-        }
-        return b.toString();
-    }
-
-    /** A compact age: 45s, 3m12s, 2h05m, 3d04h. */
-    static String age(Duration d) {
-        long s = Math.max(0, d.toSeconds());
-        if (s < 60) {
-            return s + "s";
-        }
-        if (s < 3600) {
-            return (s / 60) + "m" + String.format("%02d", s % 60) + "s";
-        }
-        if (s < 86_400) {
-            return (s / 3600) + "h" + String.format("%02d", (s % 3600) / 60) + "m";
-        }
-        return (s / 86_400) + "d" + String.format("%02d", (s % 86_400) / 3600) + "h";
-    }
-
-    private static String cut(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max - 1) + "~";
     }
 }

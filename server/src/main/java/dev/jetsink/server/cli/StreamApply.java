@@ -6,7 +6,7 @@ import dev.jetsink.internal.nats.ConnectionSettings;
 import dev.jetsink.internal.nats.StreamFacts;
 import dev.jetsink.internal.nats.StreamValidator;
 import dev.jetsink.internal.nats.ValidationResult;
-import dev.jetsink.server.Main;
+import dev.jetsink.server.ExitCode;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
@@ -46,21 +46,21 @@ public final class StreamApply {
             conn = factory.connect(CONNECT_DEADLINE);
         } catch (ConnectFailedException e) {
             err.println("cannot connect to " + where + ": " + e.getMessage());
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("interrupted while connecting to " + where);
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         }
         try {
             return createOrCheck(conn.jetStreamManagement(), where);
         } catch (JetStreamApiException e) {
             err.println("stream " + plan.stream() + " on " + where + ": " + describe(e));
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         } catch (IOException e) {
             // jnats reports "503 No Responders" here when JetStream is off on the server.
             err.println("stream " + plan.stream() + " on " + where + ": JetStream request failed: " + e.getMessage());
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         } finally {
             closeQuietly(conn);
         }
@@ -98,12 +98,12 @@ public final class StreamApply {
                 + " and ack timeout " + plan.ackTimeoutSecs() + "s:");
             failed.problems().forEach(p -> err.println("  " + p.message()));
             err.println("fix it with `nats stream edit " + plan.stream() + "` (or delete it and run --apply again)");
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         }
         out.println("stream " + plan.stream() + " passes jetsink's stream validation for subject " + plan.subject()
             + " and ack timeout " + plan.ackTimeoutSecs() + "s");
         ((ValidationResult.Passed) result).advice().forEach(a -> out.println("advice: " + a));
-        return Main.EXIT_OK;
+        return ExitCode.OK;
     }
 
     private static String describe(JetStreamApiException e) {

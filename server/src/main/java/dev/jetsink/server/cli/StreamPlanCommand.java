@@ -3,7 +3,7 @@ package dev.jetsink.server.cli;
 import dev.jetsink.internal.config.ConfigKey;
 import dev.jetsink.internal.config.SubjectTemplate;
 import dev.jetsink.internal.nats.ConnectionSettings;
-import dev.jetsink.server.Main;
+import dev.jetsink.server.ExitCode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -89,12 +89,12 @@ public final class StreamPlanCommand implements Callable<Integer> {
         if (jsonOnly) {
             out.println(plan.configJson());
             out.flush();
-            return Main.EXIT_OK;
+            return ExitCode.OK;
         }
         new StreamPlanReport(plan, queue, eventBytes).print(out);
         out.flush();
         if (settings.isEmpty()) {
-            return Main.EXIT_OK;
+            return ExitCode.OK;
         }
         out.println();
         int code = new StreamApply(plan, out, spec.commandLine().getErr()).run(settings.get());

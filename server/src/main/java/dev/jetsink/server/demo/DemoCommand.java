@@ -6,10 +6,10 @@ import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.target.FailedEventStore;
 import dev.jetsink.internal.target.NatsTarget;
 import dev.jetsink.server.Daemon;
-import dev.jetsink.server.Main;
-import dev.jetsink.server.cli.LogSetup;
-import dev.jetsink.server.cli.StatusCommand;
+import dev.jetsink.server.ExitCode;
+import dev.jetsink.server.LogSetup;
 import dev.jetsink.server.http.HttpJson;
+import dev.jetsink.server.http.StatusTable;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
 import io.nats.client.Options;
@@ -70,7 +70,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (binary.isEmpty()) {
             spec.commandLine().getErr().println("nats-server not found (looked at $" + NatsServerBinary.ENV
                 + ", PATH and " + NatsServerBinary.DEBIAN + "); install it: apt-get install nats-server");
-            return Main.EXIT_FAILURE;
+            return ExitCode.FAILURE;
         }
         LogSetup.quiet();
         // jnats reports every failed reconnect through java.util.logging; the kill is on purpose.
@@ -121,7 +121,7 @@ public final class DemoCommand implements Callable<Integer> {
             out.printf("%s queues %s; reading the stream back%n", at(t0), drained ? "drained" : "NOT drained after 120 s");
             out.println();
             out.println("$ jetsink status");
-            out.print(StatusCommand.render(HttpJson.JSON.readTree(
+            out.print(StatusTable.render(HttpJson.JSON.readTree(
                 java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(base.resolve("/status"))
                     .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body())));
             DemoStream.Tally tally = DemoStream.read(admin);
@@ -202,7 +202,7 @@ public final class DemoCommand implements Callable<Integer> {
         out.println(ok ? "PASS: every acknowledged event is in the stream exactly once" + counts
             : "FAIL: events were lost, duplicated or left undelivered" + counts);
         out.flush();
-        return ok ? Main.EXIT_OK : Main.EXIT_FAILURE;
+        return ok ? ExitCode.OK : ExitCode.FAILURE;
     }
 
     private static void row(PrintWriter out, String name, long value) {

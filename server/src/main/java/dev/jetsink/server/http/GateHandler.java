@@ -1,6 +1,6 @@
 package dev.jetsink.server.http;
 
-import dev.jetsink.server.ingest.Ingest;
+import java.time.Duration;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
 public final class GateHandler extends Handler.Wrapper {
 
     private static final Logger log = LoggerFactory.getLogger(GateHandler.class);
+
+    /** Retry-After of a request turned away while shutting down: the next daemon is seconds away. */
+    static final Duration RETRY_AFTER_SHUTDOWN = Duration.ofSeconds(5);
 
     private final Gate gate;
     private final RequestDeadlines deadlines;
@@ -39,7 +42,7 @@ public final class GateHandler extends Handler.Wrapper {
             response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
         }
         if (!gate.enter()) {
-            HttpJson.errorAndClose(response, callback, 503, "shutting down", Optional.of(Ingest.RETRY_SOON));
+            HttpJson.errorAndClose(response, callback, 503, "shutting down", Optional.of(RETRY_AFTER_SHUTDOWN));
             return true;
         }
         Callback leaving = new Callback() {

@@ -1,19 +1,13 @@
-package dev.jetsink.server;
+package dev.jetsink.server.cli;
 
-import dev.jetsink.server.cli.CheckConfigCommand;
-import dev.jetsink.server.cli.ConfigTemplateCommand;
-import dev.jetsink.server.cli.FailedCommand;
-import dev.jetsink.server.cli.QueueCommand;
-import dev.jetsink.server.cli.ServeCommand;
-import dev.jetsink.server.cli.StatusCommand;
-import dev.jetsink.server.cli.StreamPlanCommand;
+import dev.jetsink.server.ExitCode;
 import dev.jetsink.server.demo.DemoCommand;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
  * The {@code jetsink} command line: one entry point for the daemon and the operator tools.
- * Exit codes: 0 ok, 1 runtime failure, 2 invalid configuration or usage.
+ * Exit codes: {@link ExitCode}.
  */
 @Command(
     name = "jetsink",
@@ -33,10 +27,6 @@ import picocli.CommandLine;
     })
 public final class Main implements Runnable {
 
-    public static final int EXIT_OK = 0;
-    public static final int EXIT_FAILURE = 1;
-    public static final int EXIT_USAGE = 2;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -47,11 +37,11 @@ public final class Main implements Runnable {
     /** Runs the CLI and returns its exit code (tests call this instead of {@link #main}). */
     public static int run(String... args) {
         CommandLine cli = new CommandLine(new Main());
-        cli.setExitCodeExceptionMapper(e -> EXIT_FAILURE);
+        cli.setExitCodeExceptionMapper(e -> ExitCode.FAILURE);
         cli.setParameterExceptionHandler((ex, a) -> {
             ex.getCommandLine().getErr().println(ex.getMessage());
             ex.getCommandLine().usage(ex.getCommandLine().getErr());
-            return EXIT_USAGE;
+            return ExitCode.USAGE;
         });
         return cli.execute(args);
     }

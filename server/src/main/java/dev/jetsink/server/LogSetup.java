@@ -1,4 +1,4 @@
-package dev.jetsink.server.cli;
+package dev.jetsink.server;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
@@ -17,7 +17,7 @@ public final class LogSetup {
     private LogSetup() {
     }
 
-    static void apply(DaemonSettings.LogFormat format) {
+    public static void apply(DaemonSettings.LogFormat format) {
         if (format != DaemonSettings.LogFormat.JSON
             || !(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
             return;
@@ -50,7 +50,7 @@ public final class LogSetup {
     }
 
     /** Flushes and stops the appenders; used right before the process halts. */
-    static void flush() {
+    public static void flush() {
         if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
             context.stop();
         }
