@@ -1,6 +1,5 @@
 package dev.jetsink.internal.config;
 
-import dev.jetsink.internal.event.EventMetadata;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -150,8 +149,11 @@ public final class SubjectTemplate {
         return text;
     }
 
-    /** The subject for one event of target {@code targetId}. */
-    public String resolve(EventMetadata m, String targetId) {
+    /**
+     * The subject for one event of target {@code targetId}, from the event's bucket, object key
+     * (the API name for audit) and event name.
+     */
+    public String resolve(String bucket, String object, String eventName, String targetId) {
         StringBuilder b = new StringBuilder(text.length() + 32);
         for (Part p : parts) {
             if (!b.isEmpty()) {
@@ -159,11 +161,11 @@ public final class SubjectTemplate {
             }
             switch (p.kind()) {
                 case LITERAL -> b.append(p.literal());
-                case BUCKET -> b.append(encode(m.bucket()));
-                case API -> b.append(encode(m.object()));
+                case BUCKET -> b.append(encode(bucket));
+                case API -> b.append(encode(object));
                 case TARGET -> b.append(encode(TargetConfig.DEFAULT_ID.equals(targetId) ? "" : targetId));
-                case EVENT -> appendEvent(b, m.eventName());
-                case KEY_PREFIX -> appendKeyPrefix(b, m.object(), p.segments());
+                case EVENT -> appendEvent(b, eventName);
+                case KEY_PREFIX -> appendKeyPrefix(b, object, p.segments());
                 default -> throw new IllegalStateException(p.kind().name());
             }
         }

@@ -8,7 +8,7 @@ import java.time.Duration;
  * of an event the server already stored is delivered twice.
  *
  * <p>required = attempts × ack timeout + realized backoff + headroom = 5·t + 60 + 64 seconds
- * (274 s at 30, 724 s at 120). The terms mirror {@code dev.jetsink.internal.target.RetrySchedule}; a unit
+ * (274 s at 30, 724 s at 120). The terms mirror the delivery retry schedule ({@code RetrySchedule}); a unit
  * test keeps the two in step. The backoff scale (tests and drills only) is deliberately ignored:
  * the window protects production schedules.
  */

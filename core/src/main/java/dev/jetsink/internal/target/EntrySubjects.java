@@ -24,7 +24,7 @@ record EntrySubjects(SubjectTemplate template, String targetId) {
 
     /** The subject to store with a new entry: present only for a templated target. */
     Optional<String> toStore(EventMetadata m) {
-        return template.hasPlaceholders() ? Optional.of(template.resolve(m, targetId)) : Optional.empty();
+        return template.hasPlaceholders() ? Optional.of(template.resolve(m.bucket(), m.object(), m.eventName(), targetId)) : Optional.empty();
     }
 
     /** The subject {@code e} is published on. */
@@ -33,6 +33,6 @@ record EntrySubjects(SubjectTemplate template, String targetId) {
         if (stored.isPresent()) {
             return stored.get();
         }
-        return template.hasPlaceholders() ? template.resolve(e.metadata(), targetId) : template.text();
+        return template.hasPlaceholders() ? template.resolve(e.metadata().bucket(), e.metadata().object(), e.metadata().eventName(), targetId) : template.text();
     }
 }

@@ -20,9 +20,9 @@ class SubjectTemplateTest {
         SubjectTemplate t = SubjectTemplate.parse("subject", "rustfs.{target}.{bucket}.{event}.{key_prefix:2}",
             TargetKind.NOTIFY);
         assertThat(t.hasPlaceholders()).isTrue();
-        assertThat(t.resolve(notify("logs.2026", "a b/c/d.txt", "s3:ObjectCreated:Put"), "primary"))
+        assertThat(resolve(t, notify("logs.2026", "a b/c/d.txt", "s3:ObjectCreated:Put"), "primary"))
             .isEqualTo("rustfs.primary.logs%2E2026.ObjectCreated.Put.a%20b.c");
-        assertThat(t.resolve(notify("photos", "cat.jpg", "s3:ObjectRemoved:Delete"), TargetConfig.DEFAULT_ID))
+        assertThat(resolve(t, notify("photos", "cat.jpg", "s3:ObjectRemoved:Delete"), TargetConfig.DEFAULT_ID))
             .as("the unsuffixed target is the empty value; a one-segment key is one token")
             .isEqualTo("rustfs._.photos.ObjectRemoved.Delete.cat%2Ejpg");
         assertThat(t.captureSpace()).isEqualTo("rustfs.*.*.*.*.>");
@@ -31,16 +31,16 @@ class SubjectTemplateTest {
     @Test
     void anEventNameAlwaysMakesTwoTokens() {
         SubjectTemplate t = SubjectTemplate.parse("subject", "e.{event}", TargetKind.NOTIFY);
-        assertThat(t.resolve(notify("b", "k", "s3:ObjectCreated:Put"), "x")).isEqualTo("e.ObjectCreated.Put");
-        assertThat(t.resolve(notify("b", "k", "Custom"), "x")).isEqualTo("e.Custom._");
-        assertThat(t.resolve(notify("b", "k", "s3:A:B:C"), "x")).isEqualTo("e.A.B%3AC");
-        assertThat(t.resolve(notify("b", "k", ""), "x")).isEqualTo("e._._");
+        assertThat(resolve(t, notify("b", "k", "s3:ObjectCreated:Put"), "x")).isEqualTo("e.ObjectCreated.Put");
+        assertThat(resolve(t, notify("b", "k", "Custom"), "x")).isEqualTo("e.Custom._");
+        assertThat(resolve(t, notify("b", "k", "s3:A:B:C"), "x")).isEqualTo("e.A.B%3AC");
+        assertThat(resolve(t, notify("b", "k", ""), "x")).isEqualTo("e._._");
     }
 
     @Test
     void auditTargetsUseApiAndBucket() {
         SubjectTemplate t = SubjectTemplate.parse("subject", "audit.{api}.{bucket}", TargetKind.AUDIT);
-        assertThat(t.resolve(new EventMetadata(TargetKind.AUDIT, "", "ListBuckets", "s3:ListBuckets", ""), "_"))
+        assertThat(resolve(t, new EventMetadata(TargetKind.AUDIT, "", "ListBuckets", "s3:ListBuckets", ""), "_"))
             .isEqualTo("audit.ListBuckets._");
         assertThat(t.captureSpace()).isEqualTo("audit.*.*");
     }
@@ -49,7 +49,7 @@ class SubjectTemplateTest {
     void aPlainSubjectIsItsOwnSpace() {
         SubjectTemplate t = SubjectTemplate.parse("subject", "rustfs.events", TargetKind.NOTIFY);
         assertThat(t.hasPlaceholders()).isFalse();
-        assertThat(t.resolve(notify("b", "k", "e"), "x")).isEqualTo("rustfs.events");
+        assertThat(resolve(t, notify("b", "k", "e"), "x")).isEqualTo("rustfs.events");
         assertThat(t.captureSpace()).isEqualTo("rustfs.events");
     }
 
@@ -107,5 +107,9 @@ class SubjectTemplateTest {
         assertThat(token.substring(0, token.length() - 1)).matches("(%C3%A9)+");
         assertThat(SubjectTemplate.decode(token)).as("a cut token has no value").isEmpty();
         assertThat(SubjectTemplate.encode("x".repeat(SubjectTemplate.MAX_TOKEN_CHARS))).doesNotEndWith("~");
+    }
+
+    private static String resolve(SubjectTemplate t, EventMetadata m, String targetId) {
+        return t.resolve(m.bucket(), m.object(), m.eventName(), targetId);
     }
 }

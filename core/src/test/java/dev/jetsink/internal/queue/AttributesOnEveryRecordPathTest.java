@@ -663,7 +663,7 @@ class AttributesOnEveryRecordPathTest {
                     target = "_";
                 }
                 EventMetadata m = new EventMetadata(TargetKind.NOTIFY, bucket, key, event, "");
-                String subject = t.resolve(m, target);
+                String subject = resolve(t, m, target);
                 assertValidSubject(text, subject);
                 assertThat(captures(t.captureSpace(), subject)).as("%s -> %s", text, subject).isTrue();
                 assertThatCode(() -> EntryAttributes.NONE.withSubject(Optional.of(subject))).as(subject)
@@ -673,7 +673,7 @@ class AttributesOnEveryRecordPathTest {
         SubjectTemplate audit = SubjectTemplate.parse("subject", "audit.{api}.{bucket}.{target}", TargetKind.AUDIT);
         for (int n = 0; n < 2000; n++) {
             EventMetadata m = new EventMetadata(TargetKind.AUDIT, randomText(r, 10), randomText(r, 10), "", "");
-            String subject = audit.resolve(m, randomText(r, 4) + "t");
+            String subject = resolve(audit, m, randomText(r, 4) + "t");
             assertValidSubject("audit", subject);
             assertThat(captures(audit.captureSpace(), subject)).isTrue();
         }
@@ -683,7 +683,7 @@ class AttributesOnEveryRecordPathTest {
     void keyPrefixTokensDecodeToTheKeysLeadingSegments() {
         SubjectTemplate t = SubjectTemplate.parse("subject", "k.{key_prefix:4}", TargetKind.NOTIFY);
         for (String key : List.of("a/b", "/a", "a//b/c/d/e", "caf\u00e9/\uD83D\uDE00/x.y/z*", "_/__/%5F")) {
-            String subject = t.resolve(new EventMetadata(TargetKind.NOTIFY, "b", key, "e", ""), "_");
+            String subject = resolve(t, new EventMetadata(TargetKind.NOTIFY, "b", key, "e", ""), "_");
             String[] tokens = subject.split("\\.", -1);
             String[] segments = key.split("/", -1);
             assertThat(tokens).hasSize(1 + Math.min(4, segments.length));
@@ -707,7 +707,7 @@ class AttributesOnEveryRecordPathTest {
         // 1 624 two-byte characters + dot + a 241-byte token = 3 490 bytes: inside the bound
         String inside = "\u00e9".repeat(1624) + ".{bucket}";
         SubjectTemplate t = SubjectTemplate.parse("subject", inside, TargetKind.NOTIFY);
-        String subject = t.resolve(new EventMetadata(TargetKind.NOTIFY, "\u732b".repeat(200), "k", "e", ""), "_");
+        String subject = resolve(t, new EventMetadata(TargetKind.NOTIFY, "\u732b".repeat(200), "k", "e", ""), "_");
         assertValidSubject(inside, subject);
         assertThatCode(() -> EntryAttributes.NONE.withSubject(Optional.of(subject)))
             .as("storing a %d-byte subject", subject.getBytes(StandardCharsets.UTF_8).length)
@@ -736,5 +736,9 @@ class AttributesOnEveryRecordPathTest {
         assertThat(subject.split("\\.", -1)).as("%s -> %s", template, subject).noneMatch(String::isEmpty);
         assertThat(subject.chars()).as("%s -> %s", template, subject).noneMatch(c -> c == '*' || c == '>'
             || Character.isWhitespace(c) || Character.isSpaceChar(c) || Character.isISOControl(c));
+    }
+
+    private static String resolve(SubjectTemplate t, EventMetadata m, String targetId) {
+        return t.resolve(m.bucket(), m.object(), m.eventName(), targetId);
     }
 }
