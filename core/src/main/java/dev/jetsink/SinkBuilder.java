@@ -251,7 +251,7 @@ public final class SinkBuilder<E> {
      *
      * @throws InvalidConfigException with every problem: bad values, mistyped keys, no servers, no
      *     queue directory, or no target at all (a sink that would deliver nowhere)
-     * @throws dev.jetsink.internal.queue.QueueLockedException when another process holds the queue
+     * @throws QueueLockedException when another process holds the queue
      * @return the running sink
      */
     public Sink<E> build() throws InvalidConfigException {
