@@ -9,6 +9,7 @@ import dev.jetsink.internal.target.TargetHealth;
 import dev.jetsink.internal.target.Targets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -190,12 +191,19 @@ public final class Sink<E> implements AutoCloseable {
      */
     public SinkStatus status() {
         TargetHealth h = target.health();
-        return new SinkStatus(h.status().label(), h.reason(), target.state().label(), target.queueLength(),
-            target.verdictLabel(), target.lastError().map(NatsTarget.LastError::text), target.connectedServer());
+        SinkStatus.Health health = switch (h.status()) {
+            case ONLINE -> SinkStatus.Health.ONLINE;
+            case OFFLINE -> SinkStatus.Health.OFFLINE;
+            case ERROR, DISABLED -> SinkStatus.Health.ERROR;
+        };
+        return new SinkStatus(health, h.reason(), SinkStatus.State.valueOf(target.state().name()), target.queueLength(),
+            SinkStatus.Verdict.valueOf(target.verdictLabel().toUpperCase(Locale.ROOT)),
+            target.lastError().map(NatsTarget.LastError::text), target.connectedServer());
     }
 
     /**
-     * The target's name in logs and metrics, e.g. {@code notify _:nats}.
+     * The target's name in logs and metrics, e.g. {@code notify _:nats}: display text for people
+     * and log lines, not a value to parse (its format may change).
      *
      * @return the name
      */

@@ -51,6 +51,9 @@ class SinkReadinessTest extends ServerTestBase {
             assertThat(e).as("awaitReady must fail").isNotNull();
             assertThat(e.timedOut()).as("a stream that cannot work is not a timeout").isFalse();
             assertThat(e.getMessage()).contains("duplicate window 120s is below the required 274");
+            SinkStatus status = sink.status();
+            assertThat(status.health()).isEqualTo(SinkStatus.Health.ERROR);
+            assertThat(status.healthReason()).contains("duplicate window 120s");
         }
     }
 

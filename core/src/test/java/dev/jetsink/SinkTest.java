@@ -77,8 +77,8 @@ class SinkTest extends ServerTestBase {
             assertThat(stored.stream().map(m -> m.msgId().orElseThrow()).collect(Collectors.toSet()))
                 .isEqualTo(receipts.stream().map(Receipt::msgId).collect(Collectors.toSet()));
             SinkStatus status = sink.status();
-            assertThat(status.health()).isEqualTo("online");
-            assertThat(status.verdict()).isEqualTo("PASS");
+            assertThat(status.health()).isEqualTo(SinkStatus.Health.ONLINE);
+            assertThat(status.verdict()).isEqualTo(SinkStatus.Verdict.PASS);
             assertThat(status.queueLength()).isZero();
             assertThat(status.connectedServer()).isPresent();
         }
@@ -98,7 +98,7 @@ class SinkTest extends ServerTestBase {
             events.await(LifecycleEvent.AttemptFailed.class, e -> true, AWAIT);
             assertThat(receipts).as("durable, not delivered while the broker is down")
                 .allSatisfy(r -> assertThat(r.delivered()).isNotDone());
-            assertThat(sink.status().health()).isEqualTo("offline");
+            assertThat(sink.status().health()).isEqualTo(SinkStatus.Health.OFFLINE);
 
             server.restart();
             for (Receipt r : receipts) {
