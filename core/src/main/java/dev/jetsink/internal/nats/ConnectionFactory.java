@@ -202,10 +202,10 @@ public final class ConnectionFactory {
     /**
      * jnats makes its threads non-daemon: a library caller that never reached close() (an
      * exception on the way) would find its JVM unable to exit. Every jnats thread is made here as
-     * a daemon instead; the two pools jnats does not own once given are sized to let idle threads
-     * end on their own when idle, and are shut down when the connection closes.
+     * a daemon instead. jnats does not shut down pools it was given, so their threads end on
+     * their own when idle, and the timers stop when the connection closes.
      *
-     * @return stops the two pools
+     * @return stops the timers
      */
     private Runnable daemonThreads(Options.Builder b) {
         ThreadFactory daemons = daemonFactory(connectionName);
@@ -218,12 +218,9 @@ public final class ConnectionFactory {
         timers.setKeepAliveTime(IDLE_THREAD_KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
         timers.allowCoreThreadTimeOut(true);
         b.executor(work).connectExecutor(connects).callbackExecutor(callbacks).scheduledExecutor(timers);
-        return () -> {
-            timers.shutdownNow();
-            work.shutdown();
-            connects.shutdown();
-            callbacks.shutdown();
-        };
+        // Only the timers are stopped at CLOSED (jnats' periodic tasks would keep their thread);
+        // the other pools may still get work from jnats' own close and end when idle.
+        return timers::shutdownNow;
     }
 
     /** One thread, tasks in order, the thread ending when idle (jnats' callbacks and reconnects). */
