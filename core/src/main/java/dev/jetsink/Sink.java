@@ -9,6 +9,8 @@ import dev.jetsink.internal.target.TargetHealth;
 import dev.jetsink.internal.target.Targets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -51,16 +53,18 @@ public final class Sink<E> implements AutoCloseable {
 
     /**
      * Queues {@code event}. The future completes with its receipt once the event is durable, or
-     * fails: {@link dev.jetsink.internal.queue.QueueFullException} at the queue limit,
-     * {@link dev.jetsink.internal.target.TargetUnavailableException} while the stream is sealed or the queue
-     * directory cannot be written, or the I/O error of the write. A failed send queued nothing.
+     * fails: {@link QueueFullException} at the queue limit,
+     * {@link TargetUnavailableException} while the stream is sealed or the queue
+     * directory cannot be written, or {@link QueueStoreException} when the write or its fsync fails.
+     * A failed send queued nothing.
      *
      * @throws IllegalStateException when the sink is closed
+     * @throws NullPointerException when {@code event} is null
      * @param event the event
      * @return the receipt, once the event is durable
      */
     public CompletableFuture<Receipt> send(E event) {
-        return queue(envelope.apply(event));
+        return queue(envelope.apply(requireEvent(event)));
     }
 
     /**
@@ -74,7 +78,7 @@ public final class Sink<E> implements AutoCloseable {
      * @return the receipt, once the event is durable
      */
     public CompletableFuture<Receipt> send(E event, String msgId) {
-        return queue(envelope.apply(event).withMsgId(msgId));
+        return queue(envelope.apply(requireEvent(event)).withMsgId(Objects.requireNonNull(msgId, "msgId")));
     }
 
     /**
@@ -87,7 +91,7 @@ public final class Sink<E> implements AutoCloseable {
      * @return the receipt, once the event is durable
      */
     public CompletableFuture<Receipt> send(E event, TraceContext trace) {
-        return queue(envelope.apply(event).withTrace(Optional.of(trace)));
+        return queue(envelope.apply(requireEvent(event)).withTrace(Optional.of(Objects.requireNonNull(trace, "trace"))));
     }
 
     /**
@@ -100,7 +104,12 @@ public final class Sink<E> implements AutoCloseable {
      * @throws IllegalArgumentException when {@code msgId} is not a valid msg id
      */
     public CompletableFuture<Receipt> send(E event, String msgId, TraceContext trace) {
-        return queue(envelope.apply(event).withMsgId(msgId).withTrace(Optional.of(trace)));
+        return queue(envelope.apply(requireEvent(event)).withMsgId(Objects.requireNonNull(msgId, "msgId"))
+            .withTrace(Optional.of(Objects.requireNonNull(trace, "trace"))));
+    }
+
+    private static <T> T requireEvent(T event) {
+        return Objects.requireNonNull(event, "event must not be null: send an S3EventRecord or AuditEntry");
     }
 
     private CompletableFuture<Receipt> queue(OutboundEvent event) {
@@ -118,13 +127,61 @@ public final class Sink<E> implements AutoCloseable {
      * Waits until the queue is empty: every event queued so far (by this process or an earlier
      * one) is delivered or, rejected for good, in the failed-events store.
      *
-     * @return false when {@code timeout} passed first (or the sink was closed)
+     * @return true once the queue is empty; false when {@code timeout} passed first, or when the
+     *     sink is (or gets) closed, since a closed sink delivers nothing more
      * @param timeout how long to wait at most
      * @throws InterruptedException when the waiting thread is interrupted
      */
     public boolean drain(Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        if (closed) {
+            return false;
+        }
         long deadline = System.nanoTime() + timeout.toNanos();
-        return book.await(() -> target.queueLength() == 0, deadline);
+        boolean empty = book.await(() -> closed || target.queueLength() == 0, deadline);
+        return empty && !closed;
+    }
+
+    /**
+     * Waits until the sink can deliver: connected to a server and, on the JetStream path, the
+     * stream found and meeting jetsink's requirements. {@link SinkBuilder#build()} connects in the
+     * background and a send only queues, so a wrong address or an unsuitable stream shows first
+     * here: call this once after building to fail loudly at setup.
+     *
+     * @param timeout how long to wait for a connection at most
+     * @throws SinkNotReadyException at once when the stream fails validation (the message gives
+     *     the requirement and the numbers, e.g. a duplicate window too short) or the target is
+     *     unavailable; after {@code timeout} when no connection was made (the message names the
+     *     servers and the last cause)
+     * @throws IllegalStateException when the sink is closed
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public void awaitReady(Duration timeout) throws SinkNotReadyException, InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (closed) {
+                throw new IllegalStateException("sink " + target.displayId() + " is closed");
+            }
+            TargetHealth h = target.health();
+            switch (h.status()) {
+                case ONLINE:
+                    return;
+                case ERROR:
+                case DISABLED:
+                    throw new SinkNotReadyException(target.displayId() + " cannot deliver: " + h.reason(), false);
+                default:
+                    break;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                String why = target.connectFailure().orElse(h.reason());
+                throw new SinkNotReadyException(target.displayId() + " not ready within " + timeout.toMillis()
+                    + " ms: " + why, true);
+            }
+            // The target connects and validates on its own threads; look again shortly.
+            Thread.sleep(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 100)));
+        }
     }
 
     /**
@@ -134,12 +191,19 @@ public final class Sink<E> implements AutoCloseable {
      */
     public SinkStatus status() {
         TargetHealth h = target.health();
-        return new SinkStatus(h.status().label(), h.reason(), target.state().label(), target.queueLength(),
-            target.verdictLabel(), target.lastError().map(NatsTarget.LastError::text), target.connectedServer());
+        SinkStatus.Health health = switch (h.status()) {
+            case ONLINE -> SinkStatus.Health.ONLINE;
+            case OFFLINE -> SinkStatus.Health.OFFLINE;
+            case ERROR, DISABLED -> SinkStatus.Health.ERROR;
+        };
+        return new SinkStatus(health, h.reason(), SinkStatus.State.valueOf(target.state().name()), target.queueLength(),
+            SinkStatus.Verdict.valueOf(target.verdictLabel().toUpperCase(Locale.ROOT)),
+            target.lastError().map(NatsTarget.LastError::text), target.connectedServer());
     }
 
     /**
-     * The target's name in logs and metrics, e.g. {@code notify _:nats}.
+     * The target's name in logs and metrics, e.g. {@code notify _:nats}: display text for people
+     * and log lines, not a value to parse (its format may change).
      *
      * @return the name
      */

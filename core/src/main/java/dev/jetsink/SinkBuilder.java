@@ -25,9 +25,12 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Configures a {@link Sink}. Every setter is a key of the daemon's key table (OPERATIONS.md
- * section 1), so {@link #build()} validates exactly as {@code jetsink check-config} does and reports every
- * problem at once; {@link #natsOptions} reaches what the table does not (NKeys, auth handlers).
+ * Configures a {@link Sink}. Each setter refuses an impossible argument at once (null, empty,
+ * out of range, an empty path) with the setter's name in the message; {@link #build()} then runs
+ * the same checks as {@code jetsink check-config} and reports every problem at once, naming the
+ * setter ({@code servers(...)}, {@code queueDir(...)}) rather than the daemon's key. Keys given
+ * through {@link Jetsink#notifyFromEnvironment} keep their names. {@link #natsOptions} reaches
+ * what the setters do not (NKeys, auth handlers).
  *
  * @param <E> the event type of the sink
  */
@@ -36,6 +39,21 @@ public final class SinkBuilder<E> {
     private final TargetKind kind;
     private final Function<E, OutboundEvent> envelope;
     private final Map<String, String> env = new LinkedHashMap<>();
+    /** The keys a setter wrote, with the setter's name: problems with them are reported in those terms. */
+    private final Map<ConfigKey, String> setters = new LinkedHashMap<>();
+    /** The setter for each key, for problems with keys no environment map supplied (e.g. a missing one). */
+    private static final Map<ConfigKey, String> SETTER_OF = Map.ofEntries(
+        Map.entry(ConfigKey.ADDRESS, "servers(...)"), Map.entry(ConfigKey.SUBJECT, "subject(...)"),
+        Map.entry(ConfigKey.JETSTREAM_ENABLE, "jetStream(...)"), Map.entry(ConfigKey.JETSTREAM_STREAM_NAME, "jetStream(...)"),
+        Map.entry(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, "ackTimeout(...)"), Map.entry(ConfigKey.QUEUE_DIR, "queueDir(...)"),
+        Map.entry(ConfigKey.QUEUE_LIMIT, "queueLimit(...)"), Map.entry(ConfigKey.PUBLISH_WINDOW, "publishWindow(...)"),
+        Map.entry(ConfigKey.USERNAME, "userPassword(...)"), Map.entry(ConfigKey.PASSWORD, "userPassword(...)"),
+        Map.entry(ConfigKey.TOKEN, "token(...)"), Map.entry(ConfigKey.CREDENTIALS_FILE, "credentialsFile(...)"),
+        Map.entry(ConfigKey.TLS_REQUIRED, "tlsCa(...)"), Map.entry(ConfigKey.TLS_CA, "tlsCa(...)"),
+        Map.entry(ConfigKey.TLS_CLIENT_CERT, "tlsClientCertificate(...)"),
+        Map.entry(ConfigKey.TLS_CLIENT_KEY, "tlsClientCertificate(...)"), Map.entry(ConfigKey.MSG_ID, "msgIds(...)"));
+    /** The variables an environment map supplied: problems with those keep the daemon's names. */
+    private final java.util.Set<String> fromEnvironment;
     private Consumer<Options.Builder> natsOptions = b -> { };
     private LifecycleListener listener = LifecycleListener.NONE;
     /** A Micrometer {@code MeterRegistry}, kept as Object so Micrometer stays optional. */
@@ -46,11 +64,29 @@ public final class SinkBuilder<E> {
         this.kind = kind;
         this.envelope = envelope;
         this.env.putAll(environment);
+        this.fromEnvironment = java.util.Set.copyOf(environment.keySet());
     }
 
-    private SinkBuilder<E> set(ConfigKey key, String value) {
-        env.put(kind.envPrefix() + key.name(), Objects.requireNonNull(value, key.name().toLowerCase(Locale.ROOT)));
+    private SinkBuilder<E> set(ConfigKey key, String setter, String value) {
+        env.put(kind.envPrefix() + key.name(), Objects.requireNonNull(value, setter));
+        setters.put(key, setter);
         return this;
+    }
+
+    private static String text(String setter, String value) {
+        Objects.requireNonNull(value, () -> setter + ": must not be null");
+        if (value.isBlank()) {
+            throw new IllegalArgumentException(setter + ": must not be empty");
+        }
+        return value;
+    }
+
+    private static Path path(String setter, Path value) {
+        Objects.requireNonNull(value, () -> setter + ": must not be null");
+        if (value.toString().isEmpty()) {
+            throw new IllegalArgumentException(setter + ": an empty path would mean the working directory; give a directory");
+        }
+        return value.toAbsolutePath();
     }
 
     /**
@@ -58,9 +94,17 @@ public final class SinkBuilder<E> {
      *
      * @param urls one or more server URLs
      * @return this builder
+     * @throws IllegalArgumentException when no URL is given or one is empty
      */
     public SinkBuilder<E> servers(String... urls) {
-        return set(ConfigKey.ADDRESS, String.join(",", urls));
+        Objects.requireNonNull(urls, "servers(...): must not be null");
+        if (urls.length == 0) {
+            throw new IllegalArgumentException("servers(...): give at least one server URL");
+        }
+        for (String url : urls) {
+            text("servers(...)", url);
+        }
+        return set(ConfigKey.ADDRESS, "servers(...)", String.join(",", urls));
     }
 
     /**
@@ -70,7 +114,7 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> subject(String subject) {
-        return set(ConfigKey.SUBJECT, subject);
+        return set(ConfigKey.SUBJECT, "subject(...)", text("subject(...)", subject));
     }
 
     /**
@@ -80,8 +124,9 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> jetStream(String stream) {
-        set(ConfigKey.JETSTREAM_ENABLE, "on");
-        return set(ConfigKey.JETSTREAM_STREAM_NAME, stream);
+        text("jetStream(...)", stream);
+        set(ConfigKey.JETSTREAM_ENABLE, "jetStream(...)", "on");
+        return set(ConfigKey.JETSTREAM_STREAM_NAME, "jetStream(...)", stream);
     }
 
     /**
@@ -89,13 +134,15 @@ public final class SinkBuilder<E> {
      *
      * @param timeout whole seconds
      * @return this builder
-     * @throws IllegalArgumentException when {@code timeout} has a fraction of a second
+     * @throws IllegalArgumentException when {@code timeout} has a fraction of a second or lies
+     *     outside 10 to 120 s
      */
     public SinkBuilder<E> ackTimeout(Duration timeout) {
-        if (timeout.toNanos() % 1_000_000_000L != 0) {
-            throw new IllegalArgumentException("ack timeout must be whole seconds: " + timeout);
+        Objects.requireNonNull(timeout, "ackTimeout(...): must not be null");
+        if (timeout.toNanos() % 1_000_000_000L != 0 || timeout.getSeconds() < 10 || timeout.getSeconds() > 120) {
+            throw new IllegalArgumentException("ackTimeout(...): must be whole seconds from 10 to 120: " + timeout);
         }
-        return set(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, Long.toString(timeout.toSeconds()));
+        return set(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, "ackTimeout(...)", Long.toString(timeout.toSeconds()));
     }
 
     /**
@@ -103,19 +150,25 @@ public final class SinkBuilder<E> {
      *
      * @param dir a directory this process may write
      * @return this builder
+     * @throws IllegalArgumentException when {@code dir} is the empty path (it would mean the
+     *     working directory)
      */
     public SinkBuilder<E> queueDir(Path dir) {
-        return set(ConfigKey.QUEUE_DIR, dir.toAbsolutePath().toString());
+        return set(ConfigKey.QUEUE_DIR, "queueDir(...)", path("queueDir(...)", dir).toString());
     }
 
     /**
      * Events the queue may hold before sends are refused.
      *
-     * @param events the limit; zero or negative means the default, 100 000
+     * @param events the limit, at least 1; 100 000 when not set
      * @return this builder
+     * @throws IllegalArgumentException when {@code events} is zero or negative
      */
     public SinkBuilder<E> queueLimit(long events) {
-        return set(ConfigKey.QUEUE_LIMIT, Long.toString(events));
+        if (events <= 0) {
+            throw new IllegalArgumentException("queueLimit(...): must be at least 1: " + events);
+        }
+        return set(ConfigKey.QUEUE_LIMIT, "queueLimit(...)", Long.toString(events));
     }
 
     /**
@@ -123,9 +176,13 @@ public final class SinkBuilder<E> {
      *
      * @param publishes the window
      * @return this builder
+     * @throws IllegalArgumentException outside 1 to 4096
      */
     public SinkBuilder<E> publishWindow(int publishes) {
-        return set(ConfigKey.PUBLISH_WINDOW, Integer.toString(publishes));
+        if (publishes < 1 || publishes > 4096) {
+            throw new IllegalArgumentException("publishWindow(...): must be from 1 to 4096: " + publishes);
+        }
+        return set(ConfigKey.PUBLISH_WINDOW, "publishWindow(...)", Integer.toString(publishes));
     }
 
     /**
@@ -136,8 +193,8 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> userPassword(String user, String password) {
-        set(ConfigKey.USERNAME, user);
-        return set(ConfigKey.PASSWORD, password);
+        set(ConfigKey.USERNAME, "userPassword(...)", text("userPassword(...) user", user));
+        return set(ConfigKey.PASSWORD, "userPassword(...)", text("userPassword(...) password", password));
     }
 
     /**
@@ -147,7 +204,7 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> token(String token) {
-        return set(ConfigKey.TOKEN, token);
+        return set(ConfigKey.TOKEN, "token(...)", text("token(...)", token));
     }
 
     /**
@@ -157,7 +214,7 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> credentialsFile(Path file) {
-        return set(ConfigKey.CREDENTIALS_FILE, file.toAbsolutePath().toString());
+        return set(ConfigKey.CREDENTIALS_FILE, "credentialsFile(...)", path("credentialsFile(...)", file).toString());
     }
 
     /**
@@ -167,8 +224,9 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> tlsCa(Path caPem) {
-        set(ConfigKey.TLS_REQUIRED, "on");
-        return set(ConfigKey.TLS_CA, caPem.toAbsolutePath().toString());
+        Path ca = path("tlsCa(...)", caPem);
+        set(ConfigKey.TLS_REQUIRED, "tlsCa(...)", "on");
+        return set(ConfigKey.TLS_CA, "tlsCa(...)", ca.toString());
     }
 
     /**
@@ -179,8 +237,10 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> tlsClientCertificate(Path certPem, Path keyPem) {
-        set(ConfigKey.TLS_CLIENT_CERT, certPem.toAbsolutePath().toString());
-        return set(ConfigKey.TLS_CLIENT_KEY, keyPem.toAbsolutePath().toString());
+        Path cert = path("tlsClientCertificate(...) certificate", certPem);
+        Path key = path("tlsClientCertificate(...) key", keyPem);
+        set(ConfigKey.TLS_CLIENT_CERT, "tlsClientCertificate(...)", cert.toString());
+        return set(ConfigKey.TLS_CLIENT_KEY, "tlsClientCertificate(...)", key.toString());
     }
 
     /**
@@ -190,7 +250,8 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> msgIds(MsgIdMode mode) {
-        return set(ConfigKey.MSG_ID, mode.name().toLowerCase(Locale.ROOT));
+        Objects.requireNonNull(mode, "msgIds(...): must not be null");
+        return set(ConfigKey.MSG_ID, "msgIds(...)", mode.name().toLowerCase(Locale.ROOT));
     }
 
     /**
@@ -251,7 +312,7 @@ public final class SinkBuilder<E> {
      *
      * @throws InvalidConfigException with every problem: bad values, mistyped keys, no servers, no
      *     queue directory, or no target at all (a sink that would deliver nowhere)
-     * @throws dev.jetsink.internal.queue.QueueLockedException when another process holds the queue
+     * @throws QueueLockedException when another process holds the queue
      * @return the running sink
      */
     public Sink<E> build() throws InvalidConfigException {
@@ -280,7 +341,12 @@ public final class SinkBuilder<E> {
         Map<String, String> all = new LinkedHashMap<>(env);
         all.putIfAbsent(kind.globalEnableVariable(), "on");
         all.putIfAbsent(kind.envPrefix() + ConfigKey.ENABLE.name(), "on");
-        JetsinkConfig config = ConfigLoader.load(all, Optional.empty()).require(false);
+        JetsinkConfig config;
+        try {
+            config = ConfigLoader.load(all, Optional.empty()).require(false);
+        } catch (InvalidConfigException e) {
+            throw inBuilderTerms(e);
+        }
         List<TargetConfig> targets = config.kindEnabled(kind) ? config.targets(kind) : List.of();
         String who = kind.label();
         if (targets.isEmpty()) {
@@ -296,10 +362,36 @@ public final class SinkBuilder<E> {
         TargetConfig config0 = targets.get(0);
         if (config0.queuePath().isEmpty()) {
             throw new InvalidConfigException(List.of(new ConfigProblem(config0.displayId(),
-                kind.envPrefix() + ConfigKey.QUEUE_DIR.name(),
+                fromEnvironment.contains(kind.envPrefix() + ConfigKey.QUEUE_DIR.name())
+                    ? kind.envPrefix() + ConfigKey.QUEUE_DIR.name() : "queueDir(...)",
                 "a sink keeps every event durable before it is sent: set a queue directory (queueDir)",
                 ConfigProblem.Category.VALUE)));
         }
         return config0;
+    }
+
+    /**
+     * The loader names the daemon's keys; a caller who used the setters reads the setter instead
+     * ({@code servers(...)} rather than {@code RUSTFS_NOTIFY_NATS_ADDRESS}). Keys that came from an
+     * environment map keep their names.
+     */
+    private InvalidConfigException inBuilderTerms(InvalidConfigException e) {
+        List<ConfigProblem> renamed = e.problems().stream().map(p -> {
+            ConfigProblem q = p;
+            for (Map.Entry<ConfigKey, String> k : SETTER_OF.entrySet()) {
+                String variable = kind.envPrefix() + k.getKey().name();
+                boolean environmentsOwn = fromEnvironment.contains(variable) && !setters.containsKey(k.getKey());
+                if (!environmentsOwn && q.variable().equals(variable)) {
+                    String message = q.message().replace(variable, k.getValue());
+                    String key = k.getKey().keyName();
+                    if (message.startsWith(key + " ")) {
+                        message = k.getValue() + message.substring(key.length());
+                    }
+                    q = new ConfigProblem(q.target(), k.getValue(), message, q.category());
+                }
+            }
+            return q;
+        }).toList();
+        return new InvalidConfigException(renamed);
     }
 }

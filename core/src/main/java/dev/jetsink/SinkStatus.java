@@ -1,18 +1,94 @@
 package dev.jetsink;
 
+import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A sink's target now: the daemon's {@code /health} and {@code /status} for one target.
+ * A sink's target now: the daemon's {@code /health} and {@code /status} for one target, typed.
  *
- * @param health          {@code online}, {@code offline} or {@code error}, as in {@code /health}
- * @param healthReason    why, when not online
- * @param state           {@code delivering}, {@code idle}, {@code stalled}, {@code failing} or {@code degraded}
+ * @param health          whether the target can deliver, as in {@code /health}
+ * @param healthReason    why, when not {@link Health#ONLINE}; empty text when online
+ * @param state           what the target is doing
  * @param queueLength     events queued and not yet delivered
- * @param verdict         the stream verdict: {@code PASS}, {@code FAIL} or {@code UNSET}
- * @param lastError       the last publish or queue error
- * @param connectedServer the NATS server connected to
+ * @param verdict         the stream verdict ({@link Verdict#NONE} on the NATS Core path)
+ * @param lastError       the last publish or queue error, as display text
+ * @param connectedServer the URL of the NATS server connected to
  */
-public record SinkStatus(String health, String healthReason, String state, long queueLength, String verdict,
+public record SinkStatus(Health health, String healthReason, State state, long queueLength, Verdict verdict,
                          Optional<String> lastError, Optional<String> connectedServer) {
+
+    /**
+     * Checks that every component is present.
+     *
+     * @param health          the health
+     * @param healthReason    why not online
+     * @param state           the state
+     * @param queueLength     queued events
+     * @param verdict         the verdict
+     * @param lastError       the last error
+     * @param connectedServer the server connected to
+     */
+    public SinkStatus {
+        Objects.requireNonNull(health, "health");
+        Objects.requireNonNull(healthReason, "healthReason");
+        Objects.requireNonNull(state, "state");
+        Objects.requireNonNull(verdict, "verdict");
+        Objects.requireNonNull(lastError, "lastError");
+        Objects.requireNonNull(connectedServer, "connectedServer");
+    }
+
+    /** Whether the target can deliver now. */
+    public enum Health {
+        /** Connected, and on the JetStream path the stream meets the requirements. */
+        ONLINE,
+        /** Not connected (or the stream cannot be reached): events queue and wait. */
+        OFFLINE,
+        /** The stream fails validation or the queue directory is unavailable: something must change. */
+        ERROR;
+
+        /**
+         * The word {@code /health} uses.
+         *
+         * @return e.g. {@code online}
+         */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** What the target is doing, beyond the verdict. */
+    public enum State {
+        /** Entries are queued and acknowledgements arrive, or one arrived in the last seconds. */
+        DELIVERING,
+        /** Nothing queued and nothing acknowledged recently. */
+        IDLE,
+        /** Entries queued and no acknowledgement for a while: a hung broker, a full stream. */
+        STALLED,
+        /** The stream verdict is FAIL: events are taken but cannot be delivered. */
+        FAILING,
+        /** The queue cannot be written: new events are refused. */
+        DEGRADED;
+
+        /**
+         * The word {@code /status} uses.
+         *
+         * @return e.g. {@code delivering}
+         */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** The stream-validation verdict. */
+    public enum Verdict {
+        /** The stream was validated since the last reset. */
+        PASS,
+        /** The stream fails a requirement. */
+        FAIL,
+        /** Not validated yet, or reset (for instance after a reconnect). */
+        UNSET,
+        /** No stream: the sink publishes on NATS Core. */
+        NONE
+    }
 }

@@ -34,7 +34,7 @@ public final class AuditFromEnvironment {
                 out.println(api + " delivered as " + d.stream() + "#" + d.streamSeq());
             }
             SinkStatus status = sink.status();
-            out.println("target " + sink.target() + ": " + status.health() + ", " + status.state()
+            out.println("target " + sink.target() + ": " + status.health().label() + ", " + status.state().label()
                 + ", queue " + status.queueLength());
             return status.queueLength() == 0 ? 0 : 1;
         }

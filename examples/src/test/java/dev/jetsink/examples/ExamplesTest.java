@@ -73,28 +73,28 @@ class ExamplesTest {
     }
 
     @Test
-    void theReadmesExampleCompilesAndRuns() throws Exception {
+    void theReadmesExampleCompilesAndRunsAsWritten() throws Exception {
         String readme = Files.readString(Path.of("..", "README.md"));
         int start = readme.indexOf("```java\n");
         assertThat(start).as("README has a java example").isNotNegative();
         String snippet = readme.substring(start + "```java\n".length(), readme.indexOf("```", start + 7));
+        assertThat(snippet).as("a complete program: imports and the checked exception")
+            .startsWith("import ").contains("throws InvalidConfigException");
         try (NatsServer server = NatsServer.startDefault(); Connection admin = Nats.connect(server.url())) {
+            // the stream as the README says to make it: a 5 minute duplicate window
             Streams.create(admin, StreamSpec.of("S3_EVENTS", "s3.events").duplicateWindow(Duration.ofMinutes(5)).build());
-            String source = "import dev.jetsink.*;\nimport dev.jetsink.event.*;\nimport java.nio.file.Path;\n"
-                + "import java.time.Duration;\npublic class ReadmeExample {\n    public static void run() throws Exception {\n"
-                + snippet.replace("nats://127.0.0.1:4222", server.url())
-                    .replace("/var/lib/myapp/jetsink", queue.toString())
-                + "    }\n}\n";
+            String source = snippet.replace("nats://127.0.0.1:4222", server.url())
+                .replace("/var/lib/myapp/jetsink", queue.toString());
             Path src = Files.createDirectories(queue.resolveSibling(queue.getFileName() + "-src"));
-            Files.writeString(src.resolve("ReadmeExample.java"), source);
+            Files.writeString(src.resolve("QuickStart.java"), source);
             JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
             ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
             String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
             int compiled = javac.run(null, diagnostics, diagnostics, "-cp", classpath, "-d", src.toString(),
-                src.resolve("ReadmeExample.java").toString());
+                src.resolve("QuickStart.java").toString());
             assertThat(compiled).as(diagnostics.toString(StandardCharsets.UTF_8) + "\n" + source).isZero();
             try (URLClassLoader loader = new URLClassLoader(new URL[] {src.toUri().toURL()}, getClass().getClassLoader())) {
-                loader.loadClass("ReadmeExample").getMethod("run").invoke(null);
+                loader.loadClass("QuickStart").getMethod("main", String[].class).invoke(null, (Object) new String[0]);
             }
             assertThat(Streams.state(admin, "S3_EVENTS").getMsgCount()).isEqualTo(1);
         }

@@ -1,5 +1,9 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueStoreException;
+
+import dev.jetsink.QueueLockedException;
+
 import dev.jetsink.internal.event.EventMetadata;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueStoreException;
+
 import dev.jetsink.internal.event.EventMetadata;
 import dev.jetsink.internal.time.LogThrottle;
 import java.io.IOException;

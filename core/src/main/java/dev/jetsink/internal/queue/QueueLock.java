@@ -1,5 +1,9 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueStoreException;
+
+import dev.jetsink.QueueLockedException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -15,7 +15,7 @@ public interface QueueStore extends AutoCloseable {
     /**
      * Durably appends one entry. Mints its {@code Nats-Msg-Id} and queued-at time. The future
      * completes only after the fsync that covers the record; it fails with
-     * {@link QueueFullException} at {@code queue_limit} or {@link QueueStoreException} when the
+     * {@link dev.jetsink.QueueFullException} at {@code queue_limit} or {@link dev.jetsink.QueueStoreException} when the
      * write or fsync failed (never a late success).
      *
      * <p>When the queue is idle the write and fsync run on the calling thread, so this call may
@@ -52,7 +52,7 @@ public interface QueueStore extends AutoCloseable {
     /**
      * Reserves room for {@code n} appends so a multi-target ingest is all-or-nothing.
      *
-     * @throws QueueFullException when live + reserved + {@code n} would exceed {@code queue_limit}
+     * @throws dev.jetsink.QueueFullException when live + reserved + {@code n} would exceed {@code queue_limit}
      */
     Reservation reserve(int n);
 
@@ -67,7 +67,7 @@ public interface QueueStore extends AutoCloseable {
     /**
      * The payload of a live entry, CRC-verified.
      *
-     * @throws QueueStoreException when the record cannot be read or fails its checksum
+     * @throws dev.jetsink.QueueStoreException when the record cannot be read or fails its checksum
      * @throws java.util.NoSuchElementException when the entry is no longer live
      */
     byte[] read(QueuedEntry entry);

@@ -1,5 +1,9 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueStoreException;
+
+import dev.jetsink.QueueFullException;
+
 import dev.jetsink.internal.event.EventMetadata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -147,7 +151,7 @@ public final class SegmentedQueue implements QueueStore {
      * Opens (creating when absent) the queue in {@code dir}, the target's resolved directory
      * {@code <queue_dir>/<kind>-nats-<id>}, and recovers its live entries.
      *
-     * @throws QueueLockedException when another process holds the queue
+     * @throws dev.jetsink.QueueLockedException when another process holds the queue
      * @throws QueueStoreException  when the directory cannot be read or written
      */
     public static SegmentedQueue open(Path dir, QueueOptions options) {

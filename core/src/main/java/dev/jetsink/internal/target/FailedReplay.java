@@ -1,6 +1,6 @@
 package dev.jetsink.internal.target;
 
-import dev.jetsink.internal.queue.QueueFullException;
+import dev.jetsink.QueueFullException;
 import dev.jetsink.internal.queue.EntryAttributes;
 import dev.jetsink.internal.queue.QueueStore;
 import dev.jetsink.internal.queue.QueuedEntry;

@@ -1,5 +1,7 @@
 package dev.jetsink.internal.target;
 
+import dev.jetsink.TargetUnavailableException;
+
 import dev.jetsink.TraceContext;
 import dev.jetsink.internal.config.SubjectTemplate;
 import dev.jetsink.internal.config.TargetConfig;
@@ -13,10 +15,10 @@ import dev.jetsink.internal.nats.ValidationResult;
 import dev.jetsink.internal.nats.Verdict;
 import dev.jetsink.internal.queue.DeferredQueue;
 import dev.jetsink.internal.queue.EntryAttributes;
-import dev.jetsink.internal.queue.QueueFullException;
+import dev.jetsink.QueueFullException;
 import dev.jetsink.internal.queue.QueueOptions;
 import dev.jetsink.internal.queue.QueueStore;
-import dev.jetsink.internal.queue.QueueStoreException;
+import dev.jetsink.QueueStoreException;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.internal.queue.Reservation;
 import dev.jetsink.internal.queue.SegmentedQueue;
@@ -141,7 +143,7 @@ public final class NatsTarget implements AutoCloseable {
     /**
      * Opens the target's queue (taking its lock) and failed store; connects nothing yet.
      *
-     * @throws dev.jetsink.internal.queue.QueueLockedException when another process holds the queue
+     * @throws dev.jetsink.QueueLockedException when another process holds the queue
      */
     public static NatsTarget open(TargetConfig config, TargetRuntime runtime) {
         return open(config, runtime, false);
@@ -360,7 +362,7 @@ public final class NatsTarget implements AutoCloseable {
      * @throws TargetUnavailableException while init has failed (sealed stream)
      * @throws QueueFullException when {@code n} more would exceed {@code queue_limit} (counted as
      *     ingest rejections in {@code failed_messages})
-     * @throws dev.jetsink.internal.queue.QueueStoreException when the queue is closed
+     * @throws dev.jetsink.QueueStoreException when the queue is closed
      */
     public TargetAdmission admit(int n) {
         Optional<String> unavailable = unavailable();
@@ -645,6 +647,11 @@ public final class NatsTarget implements AutoCloseable {
     public Optional<LastError> lastError() {
         Optional<String> init = unavailable().or(() -> check.flatMap(StreamCheck::failure));
         return init.isPresent() ? Optional.of(new LastError(init.get(), runtime.clock().instant())) : lastError;
+    }
+
+    /** Why the last attempt to connect failed, naming the servers and the cause; empty once connected. */
+    public Optional<String> connectFailure() {
+        return link.lastConnectFailure();
     }
 
     /** The server this target is connected to, if any. */

@@ -30,6 +30,8 @@ final class TargetConnection implements ConnectionListener, AutoCloseable {
     private Connection connection;
     private TlsMaterialStamp stamp;
     private boolean closed;
+    /** Why the last attempt to connect failed; cleared by the next success. */
+    private volatile String lastConnectFailure;
 
     /** @param factoryFor builds the factory given the listener this connection installs */
     TargetConnection(Function<ConnectionListener, ConnectionFactory> factoryFor, Hooks events) {
@@ -53,7 +55,15 @@ final class TargetConnection implements ConnectionListener, AutoCloseable {
         }
         if (c == null) {
             TlsMaterialStamp before = TlsMaterialStamp.of(factory.settings().tlsFiles());
-            Connection made = factory.connect(deadline.remaining());
+            Connection made;
+            try {
+                made = factory.connect(deadline.remaining());
+            } catch (ConnectFailedException e) {
+                lastConnectFailure = "cannot connect to " + String.join(",", factory.settings().displayServers())
+                    + ": " + e.getMessage();
+                throw e;
+            }
+            lastConnectFailure = null;
             synchronized (this) {
                 if (closed) {
                     closeQuietly(made);
@@ -77,6 +87,11 @@ final class TargetConnection implements ConnectionListener, AutoCloseable {
     /** The current connection when it is connected, without trying to connect. */
     synchronized Optional<Connection> current() {
         return Optional.ofNullable(connection).filter(c -> c.getStatus() == Connection.Status.CONNECTED);
+    }
+
+    /** Why the last attempt to connect failed, naming the servers; empty once one succeeded. */
+    Optional<String> lastConnectFailure() {
+        return Optional.ofNullable(lastConnectFailure);
     }
 
     synchronized boolean hasConnection() {

@@ -34,7 +34,7 @@ public final class Targets implements AutoCloseable {
     /**
      * Opens and starts every enabled target of {@code kind} in {@code config}. A target whose
      * stream is sealed starts in the failed-init state (it answers sends with
-     * {@link TargetUnavailableException}); the others run normally.
+     * {@link dev.jetsink.TargetUnavailableException}); the others run normally.
      */
     public static Targets start(TargetKind kind, JetsinkConfig config, TargetRuntime runtime) {
         List<TargetConfig> configs = config.kindEnabled(kind) ? config.targets(kind) : List.of();
@@ -95,7 +95,7 @@ public final class Targets implements AutoCloseable {
      *
      * @throws IllegalArgumentException when {@code config} is of the other kind
      * @throws IllegalStateException when a target with the same id is already running
-     * @throws dev.jetsink.internal.queue.QueueLockedException when another process holds its queue
+     * @throws dev.jetsink.QueueLockedException when another process holds its queue
      */
     public synchronized NatsTarget add(TargetConfig config) {
         if (config.kind() != kind) {

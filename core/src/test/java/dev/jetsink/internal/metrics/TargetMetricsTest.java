@@ -6,7 +6,7 @@ import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventMetadata;
 import dev.jetsink.internal.event.OutboundEvent;
-import dev.jetsink.internal.queue.QueueFullException;
+import dev.jetsink.QueueFullException;
 import dev.jetsink.internal.target.LifecycleEvents;
 import dev.jetsink.internal.target.NatsTarget;
 import dev.jetsink.internal.target.StreamConcurrency;

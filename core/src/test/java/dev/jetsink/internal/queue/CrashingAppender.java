@@ -1,5 +1,7 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueLockedException;
+
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventMetadata;
 import java.io.PrintStream;

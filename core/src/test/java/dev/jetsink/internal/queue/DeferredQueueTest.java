@@ -1,5 +1,9 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueStoreException;
+
+import dev.jetsink.QueueLockedException;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueStoreException;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueStoreException;
+
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;

@@ -1,5 +1,7 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueFullException;
+
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.QueueLockedException;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

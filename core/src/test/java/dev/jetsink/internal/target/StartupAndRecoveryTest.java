@@ -1,5 +1,7 @@
 package dev.jetsink.internal.target;
 
+import dev.jetsink.TargetUnavailableException;
+
 import ch.qos.logback.classic.Level;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;

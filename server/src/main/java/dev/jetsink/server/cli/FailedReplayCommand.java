@@ -9,7 +9,7 @@ import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.internal.config.Secret;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.internal.queue.QueueLockedException;
+import dev.jetsink.QueueLockedException;
 import dev.jetsink.internal.queue.QueueOptions;
 import dev.jetsink.internal.queue.SegmentedQueue;
 import dev.jetsink.internal.target.FailedEventStore;

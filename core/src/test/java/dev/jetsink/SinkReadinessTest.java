@@ -1,0 +1,124 @@
+package dev.jetsink;
+
+import dev.jetsink.event.S3EventRecord;
+import dev.jetsink.testkit.StreamSpec;
+import dev.jetsink.testkit.Streams;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * Setup failures are loud (issue #24): {@link Sink#awaitReady} names a stream that cannot work
+ * and a server that cannot be reached, the API boundary refuses a null event, drain on a closed
+ * sink says false, and a sink left open does not keep its JVM alive.
+ */
+class SinkReadinessTest extends ServerTestBase {
+    private static final String STREAM = "SINK";
+    private static final String SUBJECT = "app.events";
+
+    private SinkBuilder<S3EventRecord> sink() {
+        return Jetsink.notifySink().servers(server.url()).subject(SUBJECT).jetStream(STREAM).queueDir(queue);
+    }
+
+    private static S3EventRecord event() {
+        return S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "cat.jpg").build();
+    }
+
+    @Test
+    void awaitReadyReturnsOnceTheStreamMeetsTheRequirements() throws Exception {
+        Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
+        try (Sink<S3EventRecord> sink = sink().build()) {
+            sink.awaitReady(AWAIT);
+            assertThat(sink.send(event()).get(30, TimeUnit.SECONDS).delivered().get(30, TimeUnit.SECONDS).stream())
+                .isEqualTo(STREAM);
+        }
+    }
+
+    @Test
+    void awaitReadyFailsWithTheNumbersWhenTheDuplicateWindowIsJnatsDefault() throws Exception {
+        Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(120)).build());
+        try (Sink<S3EventRecord> sink = sink().build()) {
+            SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(AWAIT), SinkNotReadyException.class);
+            assertThat(e).as("awaitReady must fail").isNotNull();
+            assertThat(e.timedOut()).as("a stream that cannot work is not a timeout").isFalse();
+            assertThat(e.getMessage()).contains("duplicate window 120s is below the required 274");
+            SinkStatus status = sink.status();
+            assertThat(status.health()).isEqualTo(SinkStatus.Health.ERROR);
+            assertThat(status.healthReason()).contains("duplicate window 120s");
+        }
+    }
+
+    @Test
+    void awaitReadyNamesTheServerAndTheCauseWhenNothingListens() throws Exception {
+        String nowhere = "nats://127.0.0.1:" + freePort();
+        try (Sink<S3EventRecord> sink = Jetsink.notifySink().servers(nowhere).subject(SUBJECT).jetStream(STREAM)
+                .queueDir(queue).build()) {
+            SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(Duration.ofSeconds(5)),
+                SinkNotReadyException.class);
+            assertThat(e).as("awaitReady must fail").isNotNull();
+            assertThat(e.timedOut()).isTrue();
+            assertThat(e.getMessage()).contains("cannot connect to " + nowhere).containsIgnoringCase("refused");
+        }
+    }
+
+    @Test
+    void aNullEventIsRefusedAtTheDoor() throws Exception {
+        try (Sink<S3EventRecord> sink = sink().build()) {
+            assertThatThrownBy(() -> sink.send(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("event must not be null");
+            assertThatThrownBy(() -> sink.send(event(), (String) null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("msgId");
+            assertThat(sink.queueLength()).isZero();
+        }
+    }
+
+    @Test
+    void drainOnAClosedSinkReturnsFalse() throws Exception {
+        Sink<S3EventRecord> sink = sink().build();
+        sink.close();
+        assertThat(sink.drain(Duration.ofSeconds(1))).isFalse();
+    }
+
+    @Test
+    void aSinkLeftOpenDoesNotKeepItsJvmAlive() throws Exception {
+        Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        Process child = new ProcessBuilder(java, "-cp", classpath, AbandonedSinkMain.class.getName(), server.url(),
+            queue.toString()).redirectErrorStream(true).start();
+        try {
+            boolean exited = child.waitFor(30, TimeUnit.SECONDS);
+            String output = exited ? new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : "";
+            assertThat(exited).as("the child JVM returned from main without close and must exit; its threads:\n%s",
+                exited ? "" : threadsOf(child)).isTrue();
+            assertThat(output).contains("queued, returning without close");
+            assertThat(child.exitValue()).as(output).isZero();
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    /** The child's non-daemon threads, from jstack, so a failure names the thread that holds the JVM. */
+    private static String threadsOf(Process child) throws IOException, InterruptedException {
+        Process jstack = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jstack").toString(),
+            Long.toString(child.pid())).redirectErrorStream(true).start();
+        String dump = new String(jstack.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        jstack.waitFor(30, TimeUnit.SECONDS);
+        return dump.lines().filter(l -> l.startsWith("\"") && !l.contains(" daemon ")).collect(Collectors.joining("\n"));
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
