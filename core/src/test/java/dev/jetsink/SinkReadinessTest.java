@@ -88,34 +88,6 @@ class SinkReadinessTest extends ServerTestBase {
         assertThat(sink.drain(Duration.ofSeconds(1))).isFalse();
     }
 
-    @Test
-    void aSinkLeftOpenDoesNotKeepItsJvmAlive() throws Exception {
-        Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        Process child = new ProcessBuilder(java, "-cp", classpath, AbandonedSinkMain.class.getName(), server.url(),
-            queue.toString()).redirectErrorStream(true).start();
-        try {
-            boolean exited = child.waitFor(30, TimeUnit.SECONDS);
-            String output = exited ? new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8) : "";
-            assertThat(exited).as("the child JVM returned from main without close and must exit; its threads:\n%s",
-                exited ? "" : threadsOf(child)).isTrue();
-            assertThat(output).contains("queued, returning without close");
-            assertThat(child.exitValue()).as(output).isZero();
-        } finally {
-            child.destroyForcibly();
-        }
-    }
-
-    /** The child's non-daemon threads, from jstack, so a failure names the thread that holds the JVM. */
-    private static String threadsOf(Process child) throws IOException, InterruptedException {
-        Process jstack = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jstack").toString(),
-            Long.toString(child.pid())).redirectErrorStream(true).start();
-        String dump = new String(jstack.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        jstack.waitFor(30, TimeUnit.SECONDS);
-        return dump.lines().filter(l -> l.startsWith("\"") && !l.contains(" daemon ")).collect(Collectors.joining("\n"));
-    }
-
     private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();

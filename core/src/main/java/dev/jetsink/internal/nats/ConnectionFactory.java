@@ -20,13 +20,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
 
 /**
@@ -37,9 +32,6 @@ import javax.net.ssl.SSLException;
  * one typed {@link ConnectFailedException} whose text never carries a secret.
  */
 public final class ConnectionFactory {
-    /** How long an idle jnats pool thread lives; after a connection closes its pools empty within this. */
-    private static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(1);
-
     /** jnats' own default; the dispatcher raises it above the JetStream ack timeout. */
     public static final Duration DEFAULT_REQUEST_CLEANUP_INTERVAL = Duration.ofSeconds(5);
     /** jnats' own default per-server connect timeout. */
@@ -95,7 +87,6 @@ public final class ConnectionFactory {
                 .connectionTimeout(min(connectTimeout, attemptTimeout))
                 .maxReconnects(-1)
                 .requestCleanupInterval(requestCleanupInterval);
-        Runnable stopPools = daemonThreads(b);
         // The one place secrets are revealed: handing them to jnats.
         settings.username().ifPresent(user ->
                 b.userInfo(user.toCharArray(), settings.password().orElseThrow().reveal().toCharArray()));
@@ -119,20 +110,7 @@ public final class ConnectionFactory {
         customizer.accept(b);
         // what delivery depends on, whatever the customizer set
         b.maxReconnects(-1).requestCleanupInterval(requestCleanupInterval);
-        b.connectionListener(new ConnectionListener() {
-            @Override
-            public void connectionEvent(Connection conn, ConnectionListener.Events type) {
-                // the deprecated two-argument form; jnats calls the four-argument one
-            }
-
-            @Override
-            public void connectionEvent(Connection conn, ConnectionListener.Events type, Long time, String uriDetails) {
-                connectionListener.ifPresent(l -> l.connectionEvent(conn, type, time, uriDetails));
-                if (type == ConnectionListener.Events.CLOSED) {
-                    stopPools.run();
-                }
-            }
-        });
+        connectionListener.ifPresent(b::connectionListener);
         b.errorListener(errors);
         return b.build();
     }
@@ -169,20 +147,7 @@ public final class ConnectionFactory {
             abandon(attempt, result);
             throw e;
         } catch (ExecutionException e) {
-            awaitReports(options);
             throw classify(e.getCause(), recorder);
-        }
-    }
-
-    /**
-     * jnats hands the reasons of a failed connect (TLS, refused) to the error listener on its
-     * callback executor; waiting for a task queued behind them lets {@link #classify} read them.
-     */
-    private static void awaitReports(Options options) throws InterruptedException {
-        try {
-            options.getCallbackExecutor().submit(() -> { }).get(1, TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException | java.util.concurrent.RejectedExecutionException e) {
-            // the reports stay incomplete; the thrown error still names the failure
         }
     }
 
@@ -197,47 +162,6 @@ public final class ConnectionFactory {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /**
-     * jnats makes its threads non-daemon: a library caller that never reached close() (an
-     * exception on the way) would find its JVM unable to exit. Every jnats thread is made here as
-     * a daemon instead. jnats does not shut down pools it was given, so their threads end on
-     * their own when idle, and the timers stop when the connection closes.
-     *
-     * @return stops the timers
-     */
-    private Runnable daemonThreads(Options.Builder b) {
-        ThreadFactory daemons = daemonFactory(connectionName);
-        ThreadPoolExecutor work = new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_THREAD_KEEP_ALIVE.toMillis(),
-            TimeUnit.MILLISECONDS, new SynchronousQueue<>(), daemons);
-        ThreadPoolExecutor connects = inOrder(daemons);
-        ThreadPoolExecutor callbacks = inOrder(daemons);
-        ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, daemons);
-        timers.setRemoveOnCancelPolicy(true);
-        timers.setKeepAliveTime(IDLE_THREAD_KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
-        timers.allowCoreThreadTimeOut(true);
-        b.executor(work).connectExecutor(connects).callbackExecutor(callbacks).scheduledExecutor(timers);
-        // Only the timers are stopped at CLOSED (jnats' periodic tasks would keep their thread);
-        // the other pools may still get work from jnats' own close and end when idle.
-        return timers::shutdownNow;
-    }
-
-    /** One thread, tasks in order, the thread ending when idle (jnats' callbacks and reconnects). */
-    private static ThreadPoolExecutor inOrder(ThreadFactory threads) {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, IDLE_THREAD_KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS,
-            new java.util.concurrent.LinkedBlockingQueue<>(), threads);
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
-    }
-
-    private static ThreadFactory daemonFactory(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     /**
