@@ -4,9 +4,10 @@ import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.OutboundEvent;
 import dev.jetsink.internal.queue.QueueStore;
 import dev.jetsink.internal.queue.QueuedEntry;
-import dev.jetsink.internal.target.NatsTarget;
-import dev.jetsink.internal.target.TargetHealth;
-import dev.jetsink.internal.target.Targets;
+import dev.jetsink.internal.targets.NatsTarget;
+import dev.jetsink.internal.targets.TargetCounters;
+import dev.jetsink.internal.targets.TargetHealth;
+import dev.jetsink.internal.targets.Targets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -198,7 +199,7 @@ public final class Sink<E> implements AutoCloseable {
         };
         return new SinkStatus(health, h.reason(), SinkStatus.State.valueOf(target.state().name()), target.queueLength(),
             SinkStatus.Verdict.valueOf(target.verdictLabel().toUpperCase(Locale.ROOT)),
-            target.lastError().map(NatsTarget.LastError::text), target.connectedServer());
+            target.lastError().map(TargetCounters.LastError::text), target.connectedServer());
     }
 
     /**

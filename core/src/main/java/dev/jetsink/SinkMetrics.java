@@ -1,6 +1,6 @@
 package dev.jetsink;
 
-import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.lifecycle.LifecycleListener;
 
 /**

@@ -59,7 +59,7 @@ class PublicApiTest {
          *
          * @return nothing useful
          */
-        public java.util.Optional<dev.jetsink.internal.target.TargetState> leak() {
+        public java.util.Optional<dev.jetsink.internal.targets.TargetState> leak() {
             return java.util.Optional.empty();
         }
     }

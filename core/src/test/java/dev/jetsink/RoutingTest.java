@@ -3,7 +3,7 @@ package dev.jetsink;
 import dev.jetsink.event.AuditEntry;
 import dev.jetsink.event.S3EventRecord;
 import dev.jetsink.internal.config.SubjectTemplate;
-import dev.jetsink.internal.target.LifecycleEvents;
+import dev.jetsink.internal.targets.LifecycleEvents;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;

@@ -1,7 +1,7 @@
 package dev.jetsink;
 
 import dev.jetsink.event.S3EventRecord;
-import dev.jetsink.internal.target.LifecycleEvents;
+import dev.jetsink.internal.targets.LifecycleEvents;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.CanonicalJson;
 import dev.jetsink.internal.event.EventParser;
+import dev.jetsink.internal.event.MsgIds;
 import dev.jetsink.internal.event.OutboundEvent;
-import dev.jetsink.internal.target.ContentMsgId;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +41,7 @@ public final class MsgIdCostBench {
         long sink = 0;
         for (int i = 0; i < WARMUP; i++) {
             sink += run(parser, body) + CanonicalJson.sha256(record)[0]
-                + ContentMsgId.of(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
+                + MsgIds.content(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
         }
         CpuPressure start = CpuPressure.sample();
         long t0 = System.nanoTime();
@@ -56,7 +56,7 @@ public final class MsgIdCostBench {
         double canonical = (System.nanoTime() - t1) / (double) MEASURED;
         long t2 = System.nanoTime();
         for (int i = 0; i < MEASURED; i++) {
-            sink += ContentMsgId.of(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
+            sink += MsgIds.content(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
         }
         double id = (System.nanoTime() - t2) / (double) MEASURED;
         String pressure = CpuPressure.sample().textSince(start);
@@ -78,7 +78,7 @@ public final class MsgIdCostBench {
 
     private static long run(EventParser parser, byte[] body) throws Exception {
         List<OutboundEvent> events = parser.parse(body);
-        UUID id = ContentMsgId.of(TargetKind.NOTIFY, "_", events.get(0).contentDigest());
+        UUID id = MsgIds.content(TargetKind.NOTIFY, "_", events.get(0).contentDigest());
         return id.getMostSignificantBits();
     }
 

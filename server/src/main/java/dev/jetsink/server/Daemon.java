@@ -5,11 +5,11 @@ import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventParser;
 import dev.jetsink.internal.metrics.TargetMetrics;
-import dev.jetsink.internal.target.NatsTarget;
-import dev.jetsink.internal.target.StatusBoard;
-import dev.jetsink.internal.target.TargetRuntime;
-import dev.jetsink.internal.target.Targets;
-import dev.jetsink.internal.target.Tracing;
+import dev.jetsink.internal.publish.Tracing;
+import dev.jetsink.internal.targets.NatsTarget;
+import dev.jetsink.internal.targets.StatusBoard;
+import dev.jetsink.internal.targets.TargetRuntime;
+import dev.jetsink.internal.targets.Targets;
 import dev.jetsink.server.admin.AdminHandler;
 import dev.jetsink.server.admin.AdminListing;
 import dev.jetsink.server.admin.AdminTargets;
@@ -174,7 +174,7 @@ public final class Daemon implements AutoCloseable {
     private static List<ProbeHandler.Refusal> refusals(Map<TargetKind, Targets> targets) {
         List<ProbeHandler.Refusal> out = new ArrayList<>();
         targets.values().forEach(t -> t.targets().forEach(n ->
-            n.wouldRefuse().ifPresent(r -> out.add(new ProbeHandler.Refusal(n.displayId(), r)))));
+            n.intake().wouldRefuse().ifPresent(r -> out.add(new ProbeHandler.Refusal(n.displayId(), r)))));
         return out;
     }
 

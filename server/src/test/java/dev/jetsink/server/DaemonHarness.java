@@ -2,7 +2,7 @@ package dev.jetsink.server;
 
 import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.server.cli.ServeCommand;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;

@@ -1,8 +1,8 @@
 package dev.jetsink.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.queue.QueueInspector;
-import dev.jetsink.internal.target.FailedEventStore;
 import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.IOException;

@@ -42,7 +42,7 @@ class HttpTlsTest {
             Answer a = exchange(h, context(ca.cert, Optional.empty()), post(WebhookFixtures.putPhoto(1)));
             assertThat(a.statusLine).isEqualTo("HTTP/1.1 200 OK");
             assertThat(a.serial).isEqualTo(BigInteger.valueOf(11));
-            await().atMost(DaemonHarness.AWAIT).until(() -> h.target(TargetKind.NOTIFY, "_").acceptedCount() == 1);
+            await().atMost(DaemonHarness.AWAIT).until(() -> h.target(TargetKind.NOTIFY, "_").counters().acceptedCount() == 1);
             assertThat(exchange(h, context(ca.cert, Optional.empty()), get("/health")).statusLine).contains("200");
         }
     }
@@ -66,7 +66,7 @@ class HttpTlsTest {
             plain.getOutputStream().write(post(WebhookFixtures.putPhoto(1)));
             byte[] reply = readSome(plain.getInputStream());
             assertThat(new String(reply, StandardCharsets.ISO_8859_1)).doesNotStartWith("HTTP/1.1 200");
-            assertThat(h.target(TargetKind.NOTIFY, "_").acceptedCount()).isZero();
+            assertThat(h.target(TargetKind.NOTIFY, "_").counters().acceptedCount()).isZero();
         }
     }
 
@@ -80,7 +80,7 @@ class HttpTlsTest {
                 .isInstanceOf(IOException.class);
             Answer served = exchange(h, context(ca.cert, Optional.of(client)), post(WebhookFixtures.putPhoto(2)));
             assertThat(served.statusLine).isEqualTo("HTTP/1.1 200 OK");
-            assertThat(h.target(TargetKind.NOTIFY, "_").acceptedCount()).isEqualTo(1);
+            assertThat(h.target(TargetKind.NOTIFY, "_").counters().acceptedCount()).isEqualTo(1);
         }
     }
 

@@ -36,7 +36,7 @@ class IngestRejectionTest {
             assertThat(h.target(TargetKind.NOTIFY, "roomy").queueLength())
                 .as("all or nothing: the target with room queued nothing of the rejected request").isEqualTo(2);
             assertThat(h.target(TargetKind.NOTIFY, "small").queueLength()).isEqualTo(2);
-            assertThat(h.target(TargetKind.NOTIFY, "small").failedCount()).as("ingest rejections count").isEqualTo(2);
+            assertThat(h.target(TargetKind.NOTIFY, "small").counters().failedCount()).as("ingest rejections count").isEqualTo(2);
             assertThat(h.post("/notify/small", WebhookFixtures.putPhoto(1)).statusCode())
                 .as("one more still fits on the small target alone").isEqualTo(200);
             assertThat(h.post("/notify/small", WebhookFixtures.putPhoto(2)).statusCode()).isEqualTo(503);
@@ -53,13 +53,13 @@ class IngestRejectionTest {
             assertThat(all.statusCode()).isEqualTo(503);
             assertThat(all.headers().firstValue("Retry-After")).hasValue("60");
             assertThat(json(all).get("error").asText()).isEqualTo("target unavailable: stream SEALED is sealed");
-            assertThat(h.target(TargetKind.NOTIFY, "_").acceptedCount()).as("nothing queued on the healthy target").isZero();
+            assertThat(h.target(TargetKind.NOTIFY, "_").counters().acceptedCount()).as("nothing queued on the healthy target").isZero();
             assertThat(h.post("/notify/archive", WebhookFixtures.putPhoto(2)).statusCode()).isEqualTo(503);
             assertThat(h.post("/notify/_", WebhookFixtures.putPhoto(3)).statusCode()).isEqualTo(200);
             assertThat(h.post("/audit", WebhookFixtures.auditEntry(1)).statusCode()).isEqualTo(200);
-            assertThat(h.target(TargetKind.NOTIFY, "archive").failedCount())
+            assertThat(h.target(TargetKind.NOTIFY, "archive").counters().failedCount())
                 .as("each event the unavailable target refused is an ingest rejection").isEqualTo(2);
-            assertThat(h.target(TargetKind.NOTIFY, "_").failedCount())
+            assertThat(h.target(TargetKind.NOTIFY, "_").counters().failedCount())
                 .as("the healthy target refused nothing itself").isZero();
         }
     }

@@ -2,7 +2,7 @@ package dev.jetsink.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
@@ -30,7 +30,7 @@ class IngestTest {
             HttpResponse<String> r = h.post("/notify", WebhookFixtures.putPhoto(1));
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
             assertThat(json(r).get("accepted").asInt()).isEqualTo(1);
-            assertThat(h.target(TargetKind.NOTIFY, "_").acceptedCount()).isEqualTo(1);
+            assertThat(h.target(TargetKind.NOTIFY, "_").counters().acceptedCount()).isEqualTo(1);
             await().atMost(DaemonHarness.AWAIT).until(() -> h.readStream(DaemonHarness.STREAM).size() == 1);
             StoredMessage m = h.readStream(DaemonHarness.STREAM).get(0);
             assertThat(m.msgId()).isPresent();
@@ -187,7 +187,7 @@ class IngestTest {
         for (TargetKind kind : TargetKind.values()) {
             NatsTarget t = h.target(kind, "_");
             assertThat(t.queueLength()).as(t.displayId() + " queue").isZero();
-            assertThat(t.acceptedCount()).as(t.displayId() + " accepted").isZero();
+            assertThat(t.counters().acceptedCount()).as(t.displayId() + " accepted").isZero();
         }
     }
 }

@@ -40,7 +40,7 @@ class KeepAliveTest {
                 }
                 assertThat(new String(answer)).isEqualTo("{\"accepted\":1}");
             }
-            assertThat(h.target(dev.jetsink.internal.config.TargetKind.NOTIFY, "_").acceptedCount()).isEqualTo(3);
+            assertThat(h.target(dev.jetsink.internal.config.TargetKind.NOTIFY, "_").counters().acceptedCount()).isEqualTo(3);
         }
     }
 }

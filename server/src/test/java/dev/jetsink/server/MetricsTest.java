@@ -1,9 +1,9 @@
 package dev.jetsink.server;
 
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.nats.PemTls;
-import dev.jetsink.internal.target.FailedEventStore;
-import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import java.net.http.HttpResponse;

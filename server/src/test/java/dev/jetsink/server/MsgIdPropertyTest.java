@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventParser;
+import dev.jetsink.internal.event.MsgIds;
 import dev.jetsink.internal.event.OutboundEvent;
-import dev.jetsink.internal.target.ContentMsgId;
 import dev.jetsink.server.http.HttpJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -45,8 +45,8 @@ class MsgIdPropertyTest {
                 assertThat(events).hasSameSizeAs(original);
                 for (int i = 0; i < events.size(); i++) {
                     boolean published = !Arrays.equals(events.get(i).payload(), original.get(i).payload());
-                    boolean sameId = ContentMsgId.of(kind, "_", events.get(i).contentDigest())
-                        .equals(ContentMsgId.of(kind, "_", original.get(i).contentDigest()));
+                    boolean sameId = MsgIds.content(kind, "_", events.get(i).contentDigest())
+                        .equals(MsgIds.content(kind, "_", original.get(i).contentDigest()));
                     if (published) {
                         mutations++;
                         assertThat(sameId).as(fixture + ": a changed record kept its msg id:\n" + mutated).isFalse();

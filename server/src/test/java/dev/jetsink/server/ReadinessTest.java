@@ -41,7 +41,7 @@ class ReadinessTest {
             assertThat(reason.get("reason").asText()).isEqualTo("queue full: at queue_limit 4");
             assertThat(h.post("/notify", WebhookFixtures.putPhoto(5)).statusCode()).as("what /ready announced").isEqualTo(503);
             assertThat(h.get("/live").statusCode()).as("alive all along").isEqualTo(200);
-            assertThat(h.target(TargetKind.NOTIFY, "_").failedCount())
+            assertThat(h.target(TargetKind.NOTIFY, "_").counters().failedCount())
                 .as("probing readiness counts no rejection; the refused POST counts one").isEqualTo(1);
 
             h.nats.restart();

@@ -46,7 +46,7 @@ class ShutdownTest {
             BufferedReader in = new BufferedReader(new InputStreamReader(slow.getInputStream(), StandardCharsets.UTF_8));
             assertThat(in.readLine()).isEqualTo("HTTP/1.1 200 OK");
             shutdown.get(30, TimeUnit.SECONDS);
-            assertThat(h.target(TargetKind.NOTIFY, "_").acceptedCount()).as("only the request in progress").isEqualTo(1);
+            assertThat(h.target(TargetKind.NOTIFY, "_").counters().acceptedCount()).as("only the request in progress").isEqualTo(1);
         }
     }
 }

@@ -1,7 +1,7 @@
 package dev.jetsink.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jetsink.internal.target.FailedEventStore;
+import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;

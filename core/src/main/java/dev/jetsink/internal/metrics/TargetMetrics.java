@@ -1,9 +1,10 @@
 package dev.jetsink.internal.metrics;
 
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.queue.QueueStore;
-import dev.jetsink.internal.target.FailedEventStore;
-import dev.jetsink.internal.target.NatsTarget;
+import dev.jetsink.internal.targets.NatsTarget;
+import dev.jetsink.internal.targets.TargetCounters;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.LifecycleListener;
 import io.micrometer.core.instrument.Counter;
@@ -48,12 +49,12 @@ public final class TargetMetrics implements LifecycleListener {
         List<Meter> meters = new ArrayList<>();
         meters.add(Gauge.builder(kind.queueLengthMetric(), target, NatsTarget::queueLength).tags(tags)
             .description("live entries in the target's local queue").register(registry));
-        meters.add(Gauge.builder(prefix + "failed_messages", target, NatsTarget::failedCount).tags(tags)
+        meters.add(Gauge.builder(prefix + "failed_messages", target.counters(), TargetCounters::failedCount).tags(tags)
             .description("events that left the queue for good: terminal moves plus ingest rejections").register(registry));
         meters.add(Gauge.builder(prefix + "failed_store_length", target,
                 t -> t.failedStore().map(FailedEventStore::count).orElse(0))
             .tags(tags).description("records in the failed-events store").register(registry));
-        meters.add(Gauge.builder(prefix + "total_messages", target, NatsTarget::acceptedCount).tags(tags)
+        meters.add(Gauge.builder(prefix + "total_messages", target.counters(), TargetCounters::acceptedCount).tags(tags)
             .description("events accepted into the target").register(registry));
         Tags own = tags.and("kind", kind.label());
         meters.add(Gauge.builder("jetsink_stream_verdict", target, t -> t.verdictPass() ? 1 : 0).tags(own)
@@ -69,9 +70,9 @@ public final class TargetMetrics implements LifecycleListener {
         meters.add(FunctionCounter.builder("jetsink_queue_sidecar_rebuilt", target,
                 t -> t.queue().map(QueueStore::sidecarRebuilds).orElse(0L)).tags(own)
             .description("resolution sidecars that failed their checksum, taken as nothing resolved").register(registry));
-        meters.add(FunctionCounter.builder("jetsink_failed_replayed", target, NatsTarget::replayedCount).tags(own)
+        meters.add(FunctionCounter.builder("jetsink_failed_replayed", target.counters(), TargetCounters::replayedCount).tags(own)
             .description("failed records an operator replayed into the queue").register(registry));
-        for (dev.jetsink.internal.target.TargetState state : dev.jetsink.internal.target.TargetState.values()) {
+        for (dev.jetsink.internal.targets.TargetState state : dev.jetsink.internal.targets.TargetState.values()) {
             meters.add(Gauge.builder("jetsink_target_state", target, t -> t.state() == state ? 1 : 0)
                 .tags(own.and("state", state.label()))
                 .description("1 for the target's current state: delivering, idle, stalled, failing, degraded")
@@ -82,7 +83,7 @@ public final class TargetMetrics implements LifecycleListener {
             .description("age of the oldest queued entry, 0 when the queue is empty").register(registry));
         meters.addAll(capacity(target, own));
         meters.add(Gauge.builder("jetsink_last_ack_timestamp_seconds", target,
-                t -> t.lastAck().map(i -> i.toEpochMilli() / 1000.0).orElse(0.0)).tags(own)
+                t -> t.counters().lastAck().map(i -> i.toEpochMilli() / 1000.0).orElse(0.0)).tags(own)
             .description("Unix time of the last publish ack, 0 before the first").register(registry));
         PerTarget perTarget = new PerTarget(registry, own);
         meters.addAll(perTarget.meters());

@@ -1,9 +1,7 @@
 package dev.jetsink.internal.queue;
 
-import dev.jetsink.QueueStoreException;
-
 import dev.jetsink.QueueLockedException;
-
+import dev.jetsink.QueueStoreException;
 import dev.jetsink.internal.event.EventMetadata;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -121,6 +119,11 @@ public final class DeferredQueue implements QueueStore {
     @Override
     public Reservation reserve(int n) {
         return openOrThrow().reserve(n);
+    }
+
+    @Override
+    public void checkRoom(int n) {
+        openOrThrow().checkRoom(n);
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.jetsink.internal.queue;
 
 import dev.jetsink.internal.event.EventMetadata;
-import dev.jetsink.internal.event.MsgIds;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -25,14 +24,13 @@ final class HeldReservation implements Reservation {
                                                  EntryAttributes attributes) {
         // checked before a slot is taken, so a refused entry leaves the reservation whole
         RecordCodec.checkFits(metadata, payload, attributes);
-        msgId.ifPresent(MsgIds::check);
         synchronized (this) {
             if (remaining <= 0) {
                 throw new IllegalStateException("no reserved capacity left");
             }
             remaining--;
         }
-        return queue.submit(metadata, payload, msgId, attributes);
+        return queue.submit(metadata, payload, msgId, attributes, true);
     }
 
     @Override

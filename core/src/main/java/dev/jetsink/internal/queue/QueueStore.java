@@ -57,6 +57,15 @@ public interface QueueStore extends AutoCloseable {
     Reservation reserve(int n);
 
     /**
+     * Checks that {@code n} more entries would be taken now, reserving nothing: the cheap answer a
+     * caller gives before it has read what it would append.
+     *
+     * @throws dev.jetsink.QueueFullException when live + reserved + {@code n} would exceed {@code queue_limit}
+     * @throws dev.jetsink.QueueStoreException when the queue is closed or not open
+     */
+    void checkRoom(int n);
+
+    /**
      * Up to {@code max} live entries with a sequence above {@code afterSeq}, oldest first, without
      * payloads. Page through the queue by passing the last returned sequence. An entry whose record
      * went bad on disk after the queue was opened is counted in {@link #corruptRecords()} and left

@@ -1,10 +1,9 @@
 package dev.jetsink.internal.queue;
 
-import dev.jetsink.QueueStoreException;
-
 import dev.jetsink.QueueFullException;
-
+import dev.jetsink.QueueStoreException;
 import dev.jetsink.internal.event.EventMetadata;
+import dev.jetsink.internal.event.MsgIds;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
@@ -108,7 +107,7 @@ public final class SegmentedQueue implements QueueStore {
     private final QueueOptions options;
     private final SegmentFiles files;
     private final QueueLock lock;
-    private final MsgIdMinter minter;
+    private final MsgIds.Minter minter;
     private final LiveIndex index = new LiveIndex();
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
     private final AtomicLong corrupt = new AtomicLong();
@@ -131,7 +130,7 @@ public final class SegmentedQueue implements QueueStore {
         this.options = options;
         this.files = new SegmentFiles(dir, options.channels());
         this.lock = lock;
-        this.minter = new MsgIdMinter(options.clock());
+        this.minter = new MsgIds.Minter(options.clock());
         long nextSeq = new QueueRecovery(files, this).recover();
         this.writer = new GroupCommitWriter(this, files, options, nextSeq);
         this.upkeep = new SegmentMaintenance(this, files, options);
@@ -176,36 +175,48 @@ public final class SegmentedQueue implements QueueStore {
     public CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId,
                                                  EntryAttributes attributes) {
         Objects.requireNonNull(attributes, "attributes");
-        try (Reservation r = reserve(1)) {
-            return ((HeldReservation) r).append(metadata, payload, msgId, attributes);
-        } catch (QueueFullException | QueueStoreException e) {
-            return CompletableFuture.failedFuture(e);
+        RecordCodec.checkFits(metadata, payload, attributes);
+        return submit(metadata, payload, msgId, attributes, false);
+    }
+
+    @Override
+    public void checkRoom(int n) {
+        synchronized (this) {
+            refusal(n);
         }
     }
 
     @Override
     public Reservation reserve(int n) {
-        if (n < 0) {
-            throw new IllegalArgumentException("cannot reserve " + n);
-        }
         synchronized (this) {
-            if (closed) {
-                throw new QueueStoreException("queue " + dir + " is closed");
-            }
-            long used = index.live() + inflight + reserved;
-            if (used + n > options.limit()) {
-                throw new QueueFullException(dir, options.limit(), used, n);
-            }
+            refusal(n);
             reserved += n;
         }
         return new HeldReservation(this, n);
     }
 
-    /** Appends one entry on a slot already reserved (see {@link HeldReservation}). */
+    // Why n more entries cannot be taken now; the caller holds the monitor.
+    private void refusal(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("cannot make room for " + n + " entries");
+        }
+        if (closed) {
+            throw new QueueStoreException("queue " + dir + " is closed");
+        }
+        long used = index.live() + inflight + reserved;
+        if (used + n > options.limit()) {
+            throw new QueueFullException(dir, options.limit(), used, n);
+        }
+    }
+
+    /**
+     * Appends one entry, on a slot of a {@link HeldReservation} when {@code onReservedSlot}, else
+     * taking one now (refused at {@code queue_limit}). Failures come back in the future.
+     */
     CompletableFuture<QueuedEntry> submit(EventMetadata metadata, byte[] payload, Optional<String> msgId,
-                                          EntryAttributes attributes) {
+                                          EntryAttributes attributes, boolean onReservedSlot) {
         CompletableFuture<QueuedEntry> future = new CompletableFuture<>();
-        String id = msgId.orElseGet(() -> minter.next().toString());
+        String id = msgId.orElseGet(minter::next);
         GroupCommitWriter.Pending p = new GroupCommitWriter.Pending(id, attributes, options.clock().millis(), metadata,
             payload, RecordCodec.recordSize(id, metadata, payload, attributes), future, false);
         // the read lock keeps close() from queueing the writer's stop between our check and submit;
@@ -213,9 +224,13 @@ public final class SegmentedQueue implements QueueStore {
         submitGate.readLock().lock();
         try {
             synchronized (this) {
-                reserved--;
-                if (closed) {
-                    return CompletableFuture.failedFuture(new QueueStoreException("queue " + dir + " is closed"));
+                if (onReservedSlot) {
+                    reserved--;
+                }
+                try {
+                    refusal(onReservedSlot ? 0 : 1);
+                } catch (QueueFullException | QueueStoreException e) {
+                    return CompletableFuture.failedFuture(e);
                 }
                 inflight++;
             }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.event.S3EventRecord;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.internal.target.ContentMsgId;
+import dev.jetsink.internal.event.MsgIds;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
@@ -112,7 +112,7 @@ class KeyEncodingTest {
         // so a re-send after an upgrade still meets the id stored before it.
         assertThat(HexFormat.of().formatHex(event.contentDigest()))
             .isEqualTo("f479611085a626fabdb9569726ac5b60bb01d3078559e2648c982b0c60ffcdd4");
-        assertThat(ContentMsgId.of(TargetKind.NOTIFY, "_", event.contentDigest()))
+        assertThat(MsgIds.content(TargetKind.NOTIFY, "_", event.contentDigest()))
             .hasToString("dbae6507-426e-8307-91b6-288c944585aa");
     }
 

@@ -1,16 +1,16 @@
 package dev.jetsink.internal.metrics;
 
+import dev.jetsink.QueueFullException;
 import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.delivery.StreamConcurrency;
 import dev.jetsink.internal.event.EventMetadata;
 import dev.jetsink.internal.event.OutboundEvent;
-import dev.jetsink.QueueFullException;
-import dev.jetsink.internal.target.LifecycleEvents;
-import dev.jetsink.internal.target.NatsTarget;
-import dev.jetsink.internal.target.StreamConcurrency;
-import dev.jetsink.internal.target.TargetRuntime;
+import dev.jetsink.internal.targets.LifecycleEvents;
+import dev.jetsink.internal.targets.NatsTarget;
+import dev.jetsink.internal.targets.TargetRuntime;
 import dev.jetsink.internal.time.ManualSleeper;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.LifecycleListener;

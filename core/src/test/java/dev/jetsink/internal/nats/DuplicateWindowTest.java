@@ -1,6 +1,6 @@
 package dev.jetsink.internal.nats;
 
-import dev.jetsink.internal.target.RetrySchedule;
+import dev.jetsink.internal.delivery.RetrySchedule;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package dev.jetsink.server.admin;
 
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.internal.target.NatsTarget;
-import dev.jetsink.internal.target.TargetHealth;
-import dev.jetsink.internal.target.Targets;
+import dev.jetsink.internal.targets.NatsTarget;
+import dev.jetsink.internal.targets.TargetHealth;
+import dev.jetsink.internal.targets.Targets;
 import dev.jetsink.server.http.HealthCheck;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -7,9 +7,9 @@ import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.config.TargetValidation;
 import dev.jetsink.internal.config.TargetValidator;
 import dev.jetsink.internal.metrics.TargetMetrics;
-import dev.jetsink.internal.target.NatsTarget;
-import dev.jetsink.internal.target.TargetProbe;
-import dev.jetsink.internal.target.Targets;
+import dev.jetsink.internal.targets.NatsTarget;
+import dev.jetsink.internal.targets.TargetProbe;
+import dev.jetsink.internal.targets.Targets;
 import dev.jetsink.server.http.HttpJson;
 import java.io.IOException;
 import java.time.Duration;
@@ -147,7 +147,7 @@ public final class AdminTargets {
             return Answer.error(409, t.displayId() + " has no failed-events store (only JetStream targets keep one)");
         }
         try {
-            dev.jetsink.internal.target.FailedReplay.Report r = action.equals("replay")
+            dev.jetsink.internal.failed.FailedReplay.Report r = action.equals("replay")
                 ? t.replayFailed(request.filter(), request.dryRun())
                 : t.purgeFailed(request.filter(), request.dryRun());
             log.info("admin {} of failed records target=\"{}\" dry_run={} matched={} done={}", action, t.displayId(),

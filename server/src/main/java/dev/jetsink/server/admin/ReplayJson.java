@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.internal.target.FailedReplay;
+import dev.jetsink.internal.failed.FailedReplay;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

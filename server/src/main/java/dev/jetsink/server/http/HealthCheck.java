@@ -1,8 +1,8 @@
 package dev.jetsink.server.http;
 
 import dev.jetsink.internal.config.TargetConfig;
-import dev.jetsink.internal.target.NatsTarget;
-import dev.jetsink.internal.target.TargetHealth;
+import dev.jetsink.internal.targets.NatsTarget;
+import dev.jetsink.internal.targets.TargetHealth;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.jetsink.server.http;
 
-import dev.jetsink.internal.target.StatusBoard;
+import dev.jetsink.internal.targets.StatusBoard;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;

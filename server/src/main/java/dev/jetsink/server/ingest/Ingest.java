@@ -1,16 +1,16 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.QueueFullException;
+import dev.jetsink.QueueStoreException;
+import dev.jetsink.TargetUnavailableException;
+import dev.jetsink.TraceContext;
 import dev.jetsink.event.MalformedEventException;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventParser;
-import dev.jetsink.TraceContext;
 import dev.jetsink.internal.event.OutboundEvent;
-import dev.jetsink.QueueFullException;
-import dev.jetsink.QueueStoreException;
-import dev.jetsink.internal.target.NatsTarget;
-import dev.jetsink.internal.target.TargetAdmission;
-import dev.jetsink.TargetUnavailableException;
-import dev.jetsink.internal.target.Targets;
+import dev.jetsink.internal.targets.Intake;
+import dev.jetsink.internal.targets.NatsTarget;
+import dev.jetsink.internal.targets.Targets;
 import dev.jetsink.internal.time.LogThrottle;
 import dev.jetsink.server.http.HttpJson;
 import java.nio.charset.StandardCharsets;
@@ -65,7 +65,7 @@ public final class Ingest {
         }
         for (NatsTarget t : addressed) {
             try {
-                t.admit(1).close();
+                t.intake().checkRoom(1);
             } catch (QueueFullException e) {
                 return Optional.of(IngestResult.Rejected.retryLater(
                     "queue full: " + t.displayId() + " is at queue_limit " + e.limit(), RETRY_SOON));
@@ -109,12 +109,12 @@ public final class Ingest {
             return CompletableFuture.completedFuture(
                 IngestResult.Rejected.of(400, "malformed " + kind.label() + " body: " + e.getMessage()));
         }
-        List<TargetAdmission> admitted = new ArrayList<>(addressed.size());
+        List<Intake.Admission> admitted = new ArrayList<>(addressed.size());
         String current = "";
         try {
             for (NatsTarget t : addressed) {
                 current = t.displayId();
-                admitted.add(t.admit(events.size()));
+                admitted.add(t.intake().admit(events.size()));
             }
             return appendAll(admitted, events);
         } catch (QueueFullException e) {
@@ -126,7 +126,7 @@ public final class Ingest {
             log.error("ingest refused, queue unavailable kind={} error=\"{}\"", kind.label(), e.getMessage());
             return CompletableFuture.completedFuture(IngestResult.Rejected.retryLater("queue unavailable", RETRY_SOON));
         } finally {
-            admitted.forEach(TargetAdmission::close);
+            admitted.forEach(Intake.Admission::close);
         }
     }
 
@@ -138,9 +138,9 @@ public final class Ingest {
         return id.map(i -> all.target(i).map(List::of).orElse(List.of())).orElse(all.targets());
     }
 
-    private CompletableFuture<IngestResult> appendAll(List<TargetAdmission> admitted, List<OutboundEvent> events) {
+    private CompletableFuture<IngestResult> appendAll(List<Intake.Admission> admitted, List<OutboundEvent> events) {
         List<CompletableFuture<Void>> pending = new ArrayList<>(admitted.size() * events.size());
-        for (TargetAdmission a : admitted) {
+        for (Intake.Admission a : admitted) {
             for (OutboundEvent e : events) {
                 pending.add(a.append(e));
             }

@@ -1,6 +1,6 @@
 package dev.jetsink.server.http;
 
-import dev.jetsink.internal.target.TargetHealth;
+import dev.jetsink.internal.targets.TargetHealth;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -1,0 +1,46 @@
+package dev.jetsink.internal.publish;
+
+import dev.jetsink.internal.queue.QueuedEntry;
+import dev.jetsink.internal.time.Deadline;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How a dispatcher gets an entry's bytes to NATS: the JetStream path or the Core path. The
+ * dispatcher owns ordering, the window, retries and resolution; a path only talks to NATS.
+ */
+public interface Publisher extends AutoCloseable {
+
+    /**
+     * Makes the target ready for an attempt, within the attempt's deadline: a connection, and on
+     * the JetStream path a live stream validation while the verdict is unset.
+     *
+     * @throws Exception what failed; the dispatcher classifies it (every failure here is transient)
+     */
+    void prepare(Deadline deadline) throws Exception;
+
+    /**
+     * Starts one publish. The future completes when the entry is delivered (JetStream: a PubAck
+     * from the configured stream; Core: the flush that follows the fill) and fails with what
+     * NATS reported. An exception thrown here is the attempt's outcome too.
+     */
+    CompletableFuture<Delivered> publish(QueuedEntry entry, byte[] payload, Deadline deadline) throws Exception;
+
+    /** Called after each fill of the window: the Core path flushes here. */
+    void endFill(Deadline deadline);
+
+    /** Fails every publish still waiting, as transient (the connection reported DISCONNECTED). */
+    default void abandonInFlight() {
+    }
+
+    /** Releases the connection; never touches queued entries. */
+    @Override
+    void close();
+
+    /**
+     * A delivered publish. {@code duplicate} when the stream already held this msg id; the stream
+     * and its sequence from the ack (empty and 0 on the Core path, which has no ack).
+     */
+    record Delivered(boolean duplicate, String stream, long streamSeq) {
+        static final Delivered CORE = new Delivered(false, "", 0);
+    }
+}
