@@ -77,7 +77,7 @@ public final class DrainBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         Path out = Path.of(Optional.ofNullable(opts.get("out")).orElseThrow(
             () -> new IllegalArgumentException("usage: DrainBench --out PATH [--events N] [--baseline-events M] [--rounds R]")));
         int n = Integer.parseInt(opts.getOrDefault("events", "180000"));
@@ -331,17 +331,4 @@ public final class DrainBench {
         return Math.round(v * 100) / 100.0;
     }
 
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> m = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument " + args[i]);
-            }
-            m.put(args[i].substring(2), args[i + 1]);
-        }
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("option without value: " + args[args.length - 1]);
-        }
-        return m;
-    }
 }

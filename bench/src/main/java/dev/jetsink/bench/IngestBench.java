@@ -53,7 +53,7 @@ public final class IngestBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
+        Map<String, String> opts = BenchOptions.parse(args);
         for (String required : List.of("jar", "out", "wrk", "nginx")) {
             if (!opts.containsKey(required)) {
                 throw new IllegalArgumentException("usage: IngestBench --jar JAR --out RESULTS.json --wrk WRK --nginx NGINX "
@@ -246,17 +246,4 @@ public final class IngestBench {
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 
-    private static Map<String, String> options(String[] args) {
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("option without value: " + args[args.length - 1]);
-        }
-        Map<String, String> m = new HashMap<>();
-        for (int i = 0; i < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument " + args[i]);
-            }
-            m.put(args[i].substring(2), args[i + 1]);
-        }
-        return m;
-    }
 }

@@ -62,7 +62,8 @@ public final class Dispatcher implements Runnable {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private PendingEntry probe;
     private Instant sleepingUntil;
-    private long attempts;
+    /** Publish attempts started; written by the dispatcher thread only, read by anyone. */
+    private volatile long attempts;
     private long stopAtNanos = Long.MAX_VALUE;
     private boolean stopping;
 
@@ -217,6 +218,11 @@ public final class Dispatcher implements Runnable {
         }
         path.endFill(deadline);
         return true;
+    }
+
+    /** How many publish attempts this dispatcher has started, probes and retries included. */
+    public long attemptsStarted() {
+        return attempts;
     }
 
     private void handle(Signal s) {

@@ -2,6 +2,7 @@ package dev.jetsink.internal.failed;
 
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventMetadata;
+import dev.jetsink.internal.event.MsgIds;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
@@ -69,9 +70,8 @@ public record FailedRecord(
         if (replays < 0) {
             throw new IllegalArgumentException("replays must not be negative: " + replays);
         }
-        if (natsMsgId.isEmpty()) {
-            throw new IllegalArgumentException("natsMsgId must not be empty");
-        }
+        // a record read back from disk may have been edited: its id goes to the queue on replay
+        MsgIds.check(natsMsgId);
         if (retryCount < 0) {
             throw new IllegalArgumentException("retryCount must not be negative: " + retryCount);
         }

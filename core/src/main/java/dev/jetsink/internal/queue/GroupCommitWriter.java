@@ -6,6 +6,7 @@ import dev.jetsink.internal.event.EventMetadata;
 import dev.jetsink.internal.time.LogThrottle;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -43,6 +44,10 @@ final class GroupCommitWriter implements Runnable {
     /** One submitted append. {@code stop} marks the close request. */
     record Pending(String msgId, EntryAttributes attributes, long queuedAtMs, EventMetadata metadata, byte[] payload, int size,
                    CompletableFuture<QueuedEntry> future, boolean stop) {
+        /** The record is durable as {@code seq}. */
+        void complete(long seq) {
+            future.complete(new QueuedEntry(seq, msgId, Instant.ofEpochMilli(queuedAtMs), metadata, payload.length, attributes));
+        }
     }
 
     static final Pending STOP = new Pending("-", EntryAttributes.NONE, 0, null, null, 0, null, true);

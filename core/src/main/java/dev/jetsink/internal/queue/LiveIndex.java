@@ -1,6 +1,8 @@
 package dev.jetsink.internal.queue;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The live entries of a queue, oldest first, in parallel primitive arrays so 180 000 entries cost
@@ -109,6 +111,36 @@ final class LiveIndex {
     }
 
     /** Drops resolved slots so the arrays hold only live entries. */
+    /** Up to {@code max} live sequence numbers after {@code afterSeq}, oldest first. */
+    List<Long> liveAfter(long afterSeq, int max) {
+        List<Long> out = new ArrayList<>();
+        for (int i = firstAfter(afterSeq); i < size && out.size() < max; i++) {
+            if (isLive(i)) {
+                out.add(seqs[i]);
+            }
+        }
+        return out;
+    }
+
+    /** Live entries with {@code from <= seq < end} as {seq, offset, length} triples, oldest first. */
+    List<long[]> liveBetween(long from, long end) {
+        List<long[]> out = new ArrayList<>();
+        for (int i = firstAfter(from - 1); i < size && seqs[i] < end; i++) {
+            if (isLive(i)) {
+                out.add(new long[] {seqs[i], offsets[i], lengths[i]});
+            }
+        }
+        return out;
+    }
+
+    /** Moves a live entry to {@code newOffset} (compaction); an entry not indexed is left alone. */
+    void moveSeq(long seq, int newOffset) {
+        int i = find(seq);
+        if (i >= 0) {
+            moveTo(i, newOffset);
+        }
+    }
+
     private void squeeze() {
         int w = 0;
         for (int r = head; r < size; r++) {

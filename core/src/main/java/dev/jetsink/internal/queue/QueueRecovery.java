@@ -88,7 +88,7 @@ final class QueueRecovery {
         if (sidecar.problem().isPresent()) {
             LOG.error("queue sidecar {} {}: taken as nothing resolved, so this segment's entries are delivered again "
                 + "(the stream drops those it already holds within its duplicate window)", s.ack, sidecar.problem().get());
-            queue.countSidecarRebuilt();
+            queue.counters().sidecarRebuilt();
             s.ackDirty = true;
         }
         long[] outOfPlace = {0};
@@ -114,14 +114,14 @@ final class QueueRecovery {
             }
             if (r.fileSize() >= RecordCodec.SEGMENT_HEADER_BYTES) {
                 LOG.error("queue segment {} has a damaged header; reading its records anyway", s.log);
-                queue.countCorrupt(1);
+                queue.counters().corrupt(1);
                 s.damaged = true;
             }
         }
         long damaged = r.corruptRegions() + outOfPlace[0];
         if (damaged > 0) {
             LOG.error("queue segment {}: skipped {} damaged record(s); {} valid records kept", s.log, damaged, r.records());
-            queue.countCorrupt(damaged);
+            queue.counters().corrupt(damaged);
             s.damaged = true;
         }
         s.sizeBytes = r.fileSize();
@@ -147,14 +147,14 @@ final class QueueRecovery {
                     ch.force(true);
                 }
                 s.sizeBytes = r.validEnd();
-                queue.countTornTail();
+                queue.counters().tornTail();
             } else {
                 // every write to an older segment was fsynced before the writer moved on, so this is
                 // damage (or the remains of a failed write), not a torn write: report it, keep the bytes
                 LOG.error("queue segment {}: {} bytes after the last valid record are damaged; kept, not truncated",
                     s.log, r.fileSize() - r.validEnd());
                 s.damaged = true;
-                queue.countCorrupt(1);
+                queue.counters().corrupt(1);
             }
         }
         s.sealed = true;

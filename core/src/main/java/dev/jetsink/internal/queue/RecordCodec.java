@@ -13,8 +13,46 @@ import java.util.UUID;
 import java.util.zip.CRC32C;
 
 /**
- * Encodes and decodes segment headers and records; the layout is documented in
- * {@link SegmentedQueue}. All integers big-endian.
+ * Encodes and decodes segment headers and records of the queue's segment files.
+ *
+ * <h2>Segment file ({@code .log}), format version 2. All integers big-endian.</h2>
+ * <table>
+ * <caption>Segment header</caption>
+ * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
+ * <tr><td>0</td><td>4</td><td>magic {@code 0x4A534B53} ("JSKS")</td></tr>
+ * <tr><td>4</td><td>2</td><td>format version of the jetsink that created the file: {@code 2} (or {@code 1})</td></tr>
+ * <tr><td>6</td><td>2</td><td>header length, {@code 16}</td></tr>
+ * <tr><td>8</td><td>8</td><td>first sequence number (equals the file name)</td></tr>
+ * </table>
+ * <table>
+ * <caption>Record, version 2 (repeated from offset 16; offsets relative to the record)</caption>
+ * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
+ * <tr><td>0</td><td>4</td><td>magic {@code 0x4A534B32} ("JSK2"), lets recovery find the next record after damage</td></tr>
+ * <tr><td>4</td><td>4</td><td>body length L (bytes from offset 12 to the end of the record)</td></tr>
+ * <tr><td>8</td><td>4</td><td>CRC32C (Castagnoli) of the body</td></tr>
+ * <tr><td>12</td><td>8</td><td>sequence number</td></tr>
+ * <tr><td>20</td><td>8</td><td>queued-at, Unix epoch milliseconds</td></tr>
+ * <tr><td>28</td><td>1</td><td>kind: 0 notify, 1 audit</td></tr>
+ * <tr><td>29</td><td>1 + n</td><td>{@code Nats-Msg-Id}: length n (1 to 128), printable ASCII without spaces</td></tr>
+ * <tr><td></td><td>2 + n</td><td>bucket: unsigned length, UTF-8 bytes</td></tr>
+ * <tr><td></td><td>2 + n</td><td>object key, same encoding</td></tr>
+ * <tr><td></td><td>2 + n</td><td>event name, same encoding</td></tr>
+ * <tr><td></td><td>2 + n</td><td>content type, same encoding</td></tr>
+ * <tr><td></td><td>2 + n</td><td>attributes: unsigned length, then entries of tag (1), length (2), bytes:
+ *     1 replay count (4 bytes), 2 subject, 3 traceparent, 4 tracestate (UTF-8); unknown tags are skipped</td></tr>
+ * <tr><td></td><td>4 + n</td><td>payload: length, bytes (the exact bytes published)</td></tr>
+ * </table>
+ * <p>While the writer appends to a segment, up to 256 KiB of zeros follow its last record (written
+ * ahead so a force need not grow the file); they are cut when the writer leaves the segment, and
+ * zeros a crash left after the last record are cut at open. A zero magic starts no record.
+ * <p>A record of version 1 (magic {@code 0x4A534B52}, "JSKR") has the same prefix, sequence and
+ * queued-at, then the msg id as a 16-byte UUID (most then least significant 64 bits), the kind,
+ * the four strings and the payload, without attributes. Both are read; only version 2 is written,
+ * and never into a segment created by version 1 code (the writer always starts a new segment
+ * when it opens a queue). A segment whose header has a version above 2 makes {@link SegmentedQueue#open}
+ * refuse the whole directory before changing anything.
+ * <p>Sequence numbers within a segment lie in {@code [first, first + 65536)} and grow with the
+ * offset. A segment rolls at 64 MiB or 65 536 sequence numbers.
  */
 final class RecordCodec {
     static final int SEGMENT_MAGIC = 0x4A534B53; // "JSKS"

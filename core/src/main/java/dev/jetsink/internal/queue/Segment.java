@@ -9,6 +9,15 @@ import java.util.BitSet;
 /**
  * In-memory state of one segment: its files, its resolution bitmap and counters. Mutable fields
  * are guarded by the owning {@link SegmentedQueue}'s lock; the channels are used outside it.
+ *
+ * <h2>Resolution sidecar ({@code .ack})</h2>
+ * <p>8196 bytes: 8192 bytes with one bit per sequence number — bit {@code seq - first} is byte
+ * {@code (seq - first) / 8}, bit {@code (seq - first) % 8} (least significant first) — then the
+ * CRC32C of those 8192 bytes. A set bit means the entry was resolved (acknowledged or moved to the
+ * failed store). A missing sidecar means nothing is resolved; so does one that fails its checksum
+ * or has another size (logged, counted in {@link SegmentedQueue#sidecarRebuilds()}): its entries are delivered
+ * again with their msg ids rather than hidden. A sidecar of exactly 8192 bytes was written by
+ * version 1 code, which had no checksum, and is taken as it is.
  */
 final class Segment {
     /** One bit per sequence number a segment can hold (the roll limit), so the sidecar has a fixed size. */

@@ -14,7 +14,19 @@ import java.util.EnumSet;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-/** The files of one queue directory: names, creation, deletion and the directory fsyncs around them. */
+/**
+ * The files of one queue directory: names, creation, deletion and the directory fsyncs around them.
+ *
+ * <h2>Directory</h2>
+ * <pre>
+ * &lt;dir&gt;/LOCK                         exclusive file lock of the process that has the queue open
+ * &lt;dir&gt;/HWM                          next sequence number, decimal ASCII (survives deletion of all segments)
+ * &lt;dir&gt;/segments/&lt;20-digit first-seq&gt;.log   records
+ * &lt;dir&gt;/segments/&lt;20-digit first-seq&gt;.ack   resolution sidecar
+ * &lt;dir&gt;/damaged/                     resolved segments that held damaged bytes, kept for inspection
+ * *.tmp                                temporary files, removed on open
+ * </pre>
+ */
 final class SegmentFiles {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SegmentFiles.class);
     static final Pattern LOG_NAME = Pattern.compile("\\d{20}\\.log");

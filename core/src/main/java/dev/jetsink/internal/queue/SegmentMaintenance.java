@@ -43,7 +43,7 @@ final class SegmentMaintenance {
             deleteResolvedSegments();
             compactSparseSegments();
         } catch (RuntimeException e) {
-            LOG.error("queue upkeep failed in {}; will retry", queue.dir(), e);
+            LOG.error("queue upkeep failed in {}; will retry", queue.directory(), e);
         }
     }
 
@@ -69,7 +69,7 @@ final class SegmentMaintenance {
                 synchronized (queue) {
                     s.ackDirty = true;
                 }
-                queue.upkeepWriteFailed();
+                queue.counters().upkeepWriteFailed();
                 long held = sidecarFailures.admit();
                 if (held >= 0) {
                     LOG.error("cannot write resolution sidecar {}; entries may be re-delivered after a crash "
@@ -103,7 +103,7 @@ final class SegmentMaintenance {
             try {
                 files.writeHighWaterMark(newest + Segment.MAX_RECORDS);
             } catch (IOException e) {
-                queue.upkeepWriteFailed();
+                queue.counters().upkeepWriteFailed();
                 long held = markFailures.admit();
                 if (held >= 0) {
                     LOG.error("cannot write the queue high-water mark in {}; keeping the segments "

@@ -5,9 +5,6 @@ import dev.jetsink.QueueStoreException;
 import dev.jetsink.internal.event.EventMetadata;
 import dev.jetsink.internal.event.MsgIds;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -15,81 +12,19 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The durable local queue of one target (DESIGN.md "Queue"): an append-only, segmented, checksummed
  * log with group commit, a resolution bitmap per segment and an in-memory index of live entries.
  *
- * <h2>Directory</h2>
- * <pre>
- * &lt;dir&gt;/LOCK                         exclusive file lock of the process that has the queue open
- * &lt;dir&gt;/HWM                          next sequence number, decimal ASCII (survives deletion of all segments)
- * &lt;dir&gt;/segments/&lt;20-digit first-seq&gt;.log   records
- * &lt;dir&gt;/segments/&lt;20-digit first-seq&gt;.ack   resolution sidecar
- * &lt;dir&gt;/damaged/                     resolved segments that held damaged bytes, kept for inspection
- * *.tmp                                temporary files, removed on open
- * </pre>
- *
- * <h2>Segment file ({@code .log}), format version 2. All integers big-endian.</h2>
- * <table>
- * <caption>Segment header</caption>
- * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
- * <tr><td>0</td><td>4</td><td>magic {@code 0x4A534B53} ("JSKS")</td></tr>
- * <tr><td>4</td><td>2</td><td>format version of the jetsink that created the file: {@code 2} (or {@code 1})</td></tr>
- * <tr><td>6</td><td>2</td><td>header length, {@code 16}</td></tr>
- * <tr><td>8</td><td>8</td><td>first sequence number (equals the file name)</td></tr>
- * </table>
- * <table>
- * <caption>Record, version 2 (repeated from offset 16; offsets relative to the record)</caption>
- * <tr><th>Offset</th><th>Size</th><th>Field</th></tr>
- * <tr><td>0</td><td>4</td><td>magic {@code 0x4A534B32} ("JSK2"), lets recovery find the next record after damage</td></tr>
- * <tr><td>4</td><td>4</td><td>body length L (bytes from offset 12 to the end of the record)</td></tr>
- * <tr><td>8</td><td>4</td><td>CRC32C (Castagnoli) of the body</td></tr>
- * <tr><td>12</td><td>8</td><td>sequence number</td></tr>
- * <tr><td>20</td><td>8</td><td>queued-at, Unix epoch milliseconds</td></tr>
- * <tr><td>28</td><td>1</td><td>kind: 0 notify, 1 audit</td></tr>
- * <tr><td>29</td><td>1 + n</td><td>{@code Nats-Msg-Id}: length n (1 to 128), printable ASCII without spaces</td></tr>
- * <tr><td></td><td>2 + n</td><td>bucket: unsigned length, UTF-8 bytes</td></tr>
- * <tr><td></td><td>2 + n</td><td>object key, same encoding</td></tr>
- * <tr><td></td><td>2 + n</td><td>event name, same encoding</td></tr>
- * <tr><td></td><td>2 + n</td><td>content type, same encoding</td></tr>
- * <tr><td></td><td>2 + n</td><td>attributes: unsigned length, then entries of tag (1), length (2), bytes:
- *     1 replay count (4 bytes), 2 subject, 3 traceparent, 4 tracestate (UTF-8); unknown tags are skipped</td></tr>
- * <tr><td></td><td>4 + n</td><td>payload: length, bytes (the exact bytes published)</td></tr>
- * </table>
- * <p>While the writer appends to a segment, up to 256 KiB of zeros follow its last record (written
- * ahead so a force need not grow the file); they are cut when the writer leaves the segment, and
- * zeros a crash left after the last record are cut at open. A zero magic starts no record.
- * <p>A record of version 1 (magic {@code 0x4A534B52}, "JSKR") has the same prefix, sequence and
- * queued-at, then the msg id as a 16-byte UUID (most then least significant 64 bits), the kind,
- * the four strings and the payload, without attributes. Both are read; only version 2 is written,
- * and never into a segment created by version 1 code (the writer always starts a new segment
- * when it opens a queue). A segment whose header has a version above 2 makes {@link #open}
- * refuse the whole directory before changing anything.
- * <p>Sequence numbers within a segment lie in {@code [first, first + 65536)} and grow with the
- * offset. A segment rolls at 64 MiB or 65 536 sequence numbers.
- *
- * <h2>Resolution sidecar ({@code .ack})</h2>
- * <p>8196 bytes: 8192 bytes with one bit per sequence number — bit {@code seq - first} is byte
- * {@code (seq - first) / 8}, bit {@code (seq - first) % 8} (least significant first) — then the
- * CRC32C of those 8192 bytes. A set bit means the entry was resolved (acknowledged or moved to the
- * failed store). A missing sidecar means nothing is resolved; so does one that fails its checksum
- * or has another size (logged, counted in {@link #sidecarRebuilds()}): its entries are delivered
- * again with their msg ids rather than hidden. A sidecar of exactly 8192 bytes was written by
- * version 1 code, which had no checksum, and is taken as it is.
+ * <p>The directory's layout is documented in {@link SegmentFiles}, the segment and record format in
+ * {@link RecordCodec}, the resolution sidecar's in {@link Segment}.
  *
  * <h2>Guarantees</h2>
  * <p>An append's future completes after the {@code force} covering its record. Resolution bits are
@@ -100,8 +35,6 @@ import org.slf4j.LoggerFactory;
  * complete.
  */
 public final class SegmentedQueue implements QueueStore {
-    private static final Logger LOG = LoggerFactory.getLogger(SegmentedQueue.class);
-    private static final long FLUSH_INTERVAL_MS = 50;
 
     private final Path dir;
     private final QueueOptions options;
@@ -110,16 +43,12 @@ public final class SegmentedQueue implements QueueStore {
     private final MsgIds.Minter minter;
     private final LiveIndex index = new LiveIndex();
     private final TreeMap<Long, Segment> segments = new TreeMap<>();
-    private final AtomicLong corrupt = new AtomicLong();
-    private final AtomicLong sidecarRebuilds = new AtomicLong();
-    private final AtomicLong tornTails = new AtomicLong();
-    private volatile long lastUpkeepWriteFailureMs;
+    private final QueueCounters counters;
     /** Live records found damaged after recovery (each is counted once). */
     private final Set<Long> damaged = new HashSet<>();
     private final GroupCommitWriter writer;
-    private final Thread writerThread;
-    private final ScheduledExecutorService maintenance;
-    private final SegmentMaintenance upkeep;
+    private final RecordReader reader = new RecordReader(this);
+    private final QueueWorkers workers;
     private final ReentrantReadWriteLock submitGate = new ReentrantReadWriteLock();
     private long reserved;
     private long inflight;
@@ -131,19 +60,12 @@ public final class SegmentedQueue implements QueueStore {
         this.files = new SegmentFiles(dir, options.channels());
         this.lock = lock;
         this.minter = new MsgIds.Minter(options.clock());
+        this.counters = new QueueCounters(options.clock());
         long nextSeq = new QueueRecovery(files, this).recover();
         this.writer = new GroupCommitWriter(this, files, options, nextSeq);
-        this.upkeep = new SegmentMaintenance(this, files, options);
+        SegmentMaintenance upkeep = new SegmentMaintenance(this, files, options);
         upkeep.deleteResolvedSegments();
-        this.writerThread = new Thread(writer, "jetsink-queue-writer-" + dir.getFileName());
-        writerThread.setDaemon(true);
-        writerThread.start();
-        this.maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "jetsink-queue-upkeep-" + dir.getFileName());
-            t.setDaemon(true);
-            return t;
-        });
-        maintenance.scheduleWithFixedDelay(upkeep::run, FLUSH_INTERVAL_MS, FLUSH_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        this.workers = new QueueWorkers(dir, writer, upkeep);
     }
 
     /**
@@ -243,103 +165,12 @@ public final class SegmentedQueue implements QueueStore {
 
     @Override
     public List<QueuedEntry> live(long afterSeq, int max) {
-        List<QueuedEntry> out = new ArrayList<>();
-        long after = afterSeq;
-        // an entry resolved meanwhile or found damaged is left out; look further so a short page
-        // still means the end of the queue
-        while (out.size() < max) {
-            List<Long> seqs = new ArrayList<>();
-            synchronized (this) {
-                for (int i = index.firstAfter(after); i < index.size() && seqs.size() < max - out.size(); i++) {
-                    if (index.isLive(i)) {
-                        seqs.add(index.seq(i));
-                    }
-                }
-            }
-            if (seqs.isEmpty()) {
-                break;
-            }
-            for (long seq : seqs) {
-                readRecord(seq, false).ifPresent(r -> out.add(r.entry()));
-            }
-            after = seqs.get(seqs.size() - 1);
-        }
-        return out;
+        return reader.live(afterSeq, max);
     }
 
     @Override
     public byte[] read(QueuedEntry entry) {
-        return readRecord(entry.seq(), true)
-            .map(r -> r.payload)
-            .orElseThrow(() -> new NoSuchElementException("entry " + entry.seq() + " is not live in " + dir));
-    }
-
-    /** A record read back from its segment. */
-    private record ReadBack(QueuedEntry entry, byte[] payload) {
-    }
-
-    private Optional<ReadBack> readRecord(long seq, boolean withPayload) {
-        for (int attempt = 0; ; attempt++) {
-            FileChannel ch;
-            int offset;
-            int length;
-            try {
-                synchronized (this) {
-                    int i = index.find(seq);
-                    if (i < 0) {
-                        return Optional.empty();
-                    }
-                    ch = openReader(segments.floorEntry(seq).getValue());
-                    offset = index.offset(i);
-                    length = index.length(i);
-                }
-                ByteBuffer buf = ByteBuffer.allocate(length);
-                Segment.readFully(ch, buf, offset);
-                if (RecordCodec.validBodyLength(buf, 0) != length - RecordCodec.RECORD_PREFIX_BYTES) {
-                    reportDamage(seq);
-                    if (!withPayload) {
-                        // listing: skip it so the entries behind it still page; it stays queued
-                        return Optional.empty();
-                    }
-                    throw new QueueStoreException("queue record " + seq + " in " + dir + " fails its checksum");
-                }
-                Optional<RecordCodec.Decoded> decoded = RecordCodec.tryDecode(buf);
-                if (decoded.isEmpty()) {
-                    // checksum-valid but not a record this version can read (crafted, or another format)
-                    reportDamage(seq);
-                    if (!withPayload) {
-                        return Optional.empty();
-                    }
-                    throw new QueueStoreException("queue record " + seq + " in " + dir + " cannot be decoded");
-                }
-                RecordCodec.Decoded d = decoded.get();
-                byte[] payload = withPayload ? new byte[d.payloadLength()] : null;
-                if (payload != null) {
-                    buf.get(d.payloadOffset(), payload);
-                }
-                return Optional.of(new ReadBack(d.entry(), payload));
-            } catch (ClosedByInterruptException e) {
-                // this thread's interrupt closed the shared channel; the next read reopens it
-                throw new QueueStoreException("interrupted while reading queue record " + seq + " in " + dir, e);
-            } catch (ClosedChannelException e) {
-                // compaction swapped the segment file under us, or another reader was interrupted; look again
-                // (each attempt reopens the channel; only a stream of interrupts by other readers, or
-                // a closed queue, ends this — the test with a reader interrupting itself every 7th
-                // read once exhausted 4 attempts)
-                if (closedNow()) {
-                    throw new QueueStoreException("queue " + dir + " is closed", e);
-                }
-                if (attempt > 100) {
-                    throw new QueueStoreException("queue record " + seq + " in " + dir
-                        + " could not be read: its segment kept being closed under the read", e);
-                }
-            } catch (IOException | RuntimeException e) {
-                if (e instanceof QueueStoreException q) {
-                    throw q;
-                }
-                throw new QueueStoreException("cannot read queue record " + seq + " in " + dir + ": " + e, e);
-            }
-        }
+        return reader.read(entry);
     }
 
     /**
@@ -355,24 +186,36 @@ public final class SegmentedQueue implements QueueStore {
         return ch;
     }
 
-    /** Counts and logs a record that went bad after recovery, once per record however often it is read. */
-    private void reportDamage(long seq) {
-        boolean first;
-        synchronized (this) {
-            first = damaged.add(seq);
-            var holder = segments.floorEntry(seq);
-            if (holder != null && holder.getValue().contains(seq)) {
-                holder.getValue().damaged = true;
-            }
-        }
-        if (first) {
-            corrupt.incrementAndGet();
-            LOG.error("queue record {} in {} fails its checksum or cannot be decoded; it stays queued", seq, dir);
-        }
+    /** Whether the queue is closed (read outside the monitor by readers). */
+    synchronized boolean closedNow() {
+        return closed;
     }
 
-    private synchronized boolean closedNow() {
-        return closed;
+    /** Where record {@code seq} lies, while it is live: its segment's reader, offset and length. */
+    synchronized Optional<RecordReader.Location> locate(long seq) throws IOException {
+        int i = index.find(seq);
+        if (i < 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new RecordReader.Location(openReader(segments.floorEntry(seq).getValue()),
+            index.offset(i), index.length(i)));
+    }
+
+    /** Up to {@code max} live sequence numbers after {@code afterSeq}, oldest first. */
+    synchronized List<Long> liveAfter(long afterSeq, int max) {
+        return index.liveAfter(afterSeq, max);
+    }
+
+    /**
+     * Marks a record found damaged after recovery (its segment is then kept for inspection when
+     * resolved); true the first time for that record.
+     */
+    synchronized boolean markDamaged(long seq) {
+        var holder = segments.floorEntry(seq);
+        if (holder != null && holder.getValue().contains(seq)) {
+            holder.getValue().damaged = true;
+        }
+        return damaged.add(seq);
     }
 
     @Override
@@ -411,22 +254,22 @@ public final class SegmentedQueue implements QueueStore {
 
     @Override
     public long sidecarRebuilds() {
-        return sidecarRebuilds.get();
+        return counters.sidecarRebuilds();
     }
 
     @Override
     public long lastUpkeepWriteFailureMillis() {
-        return lastUpkeepWriteFailureMs;
+        return counters.lastUpkeepWriteFailureMillis();
     }
 
     @Override
     public long tornTails() {
-        return tornTails.get();
+        return counters.tornTails();
     }
 
     @Override
     public long corruptRecords() {
-        return corrupt.get();
+        return counters.corruptRecords();
     }
 
     /** Number of segment files (for {@code queue stats} and tests). */
@@ -452,13 +295,7 @@ public final class SegmentedQueue implements QueueStore {
             } finally {
                 submitGate.writeLock().unlock();
             }
-            interrupted |= awaitUninterruptibly(() -> {
-                writerThread.join();
-                return true;
-            });
-            maintenance.shutdown();
-            interrupted |= awaitUninterruptibly(() -> maintenance.awaitTermination(1, TimeUnit.MINUTES));
-            upkeep.run();
+            interrupted |= workers.awaitStopped();
             synchronized (this) {
                 for (Segment s : segments.values()) {
                     SegmentFiles.closeQuietly(s.reader);
@@ -473,25 +310,6 @@ public final class SegmentedQueue implements QueueStore {
         }
     }
 
-    /** A wait that an interrupt does not cut short. */
-    @FunctionalInterface
-    private interface Wait {
-        boolean await() throws InterruptedException;
-    }
-
-    /** Runs {@code w} to completion; returns whether an interrupt arrived meanwhile. */
-    private static boolean awaitUninterruptibly(Wait w) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                w.await();
-                return interrupted;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-    }
-
     /** Gives back reserved slots a {@link Reservation} did not use. */
     synchronized void release(int unused) {
         reserved -= unused;
@@ -499,20 +317,8 @@ public final class SegmentedQueue implements QueueStore {
 
     // ---- called by recovery, the writer and maintenance (package-private seams) ----
 
-    void countSidecarRebuilt() {
-        sidecarRebuilds.incrementAndGet();
-    }
-
-    void upkeepWriteFailed() {
-        lastUpkeepWriteFailureMs = options.clock().millis();
-    }
-
-    void countTornTail() {
-        tornTails.incrementAndGet();
-    }
-
-    void countCorrupt(long n) {
-        corrupt.addAndGet(n);
+    QueueCounters counters() {
+        return counters;
     }
 
     synchronized void recovered(Segment s) {
@@ -531,18 +337,14 @@ public final class SegmentedQueue implements QueueStore {
         s.sealed = true;
     }
 
-    /** Records of a batch are on disk: index them before their futures complete. */
+    /** Records of a batch are on disk: index them, then complete their futures. */
     void committed(Segment s, List<GroupCommitWriter.Pending> batch, long firstSeq, long startOffset) {
-        List<QueuedEntry> entries = new ArrayList<>(batch.size());
         synchronized (this) {
             long offset = startOffset;
-            long seq = firstSeq;
-            for (GroupCommitWriter.Pending p : batch) {
-                index.add(seq, (int) offset, p.size(), p.queuedAtMs());
-                entries.add(new QueuedEntry(seq, p.msgId(), Instant.ofEpochMilli(p.queuedAtMs()),
-                    p.metadata(), p.payload().length, p.attributes()));
+            for (int i = 0; i < batch.size(); i++) {
+                GroupCommitWriter.Pending p = batch.get(i);
+                index.add(firstSeq + i, (int) offset, p.size(), p.queuedAtMs());
                 offset += p.size();
-                seq++;
             }
             s.records += batch.size();
             s.live += batch.size();
@@ -551,7 +353,7 @@ public final class SegmentedQueue implements QueueStore {
             inflight -= batch.size();
         }
         for (int i = 0; i < batch.size(); i++) {
-            batch.get(i).future().complete(entries.get(i));
+            batch.get(i).complete(firstSeq + i);
         }
     }
 
@@ -583,25 +385,11 @@ public final class SegmentedQueue implements QueueStore {
 
     /** Live entries of {@code s} as {seq, offset, length} triples, oldest first. */
     synchronized List<long[]> liveIn(Segment s) {
-        List<long[]> out = new ArrayList<>();
         Long next = segments.higherKey(s.firstSeq);
-        long end = next == null ? Long.MAX_VALUE : next;
-        for (int i = index.firstAfter(s.firstSeq - 1); i < index.size() && index.seq(i) < end; i++) {
-            if (index.isLive(i)) {
-                out.add(new long[] {index.seq(i), index.offset(i), index.length(i)});
-            }
-        }
-        return out;
+        return index.liveBetween(s.firstSeq, next == null ? Long.MAX_VALUE : next);
     }
 
     synchronized void moved(long seq, int newOffset) {
-        int i = index.find(seq);
-        if (i >= 0) {
-            index.moveTo(i, newOffset);
-        }
-    }
-
-    Path dir() {
-        return dir;
+        index.moveSeq(seq, newOffset);
     }
 }

@@ -129,6 +129,11 @@ public final class NatsTarget implements AutoCloseable {
     }
 
     /** What this target has counted since it was opened. */
+    /** The dispatcher (a target with a queue dir), for tests of delivery in this package. */
+    Optional<Dispatcher> dispatcher() {
+        return parts.dispatcher();
+    }
+
     public TargetCounters counters() {
         return counters;
     }

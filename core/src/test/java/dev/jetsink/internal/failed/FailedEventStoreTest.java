@@ -323,6 +323,22 @@ class FailedEventStoreTest {
     }
 
     @Test
+    void readRefusesARecordWhoseMsgIdBreaksTheRulesSoReplayCannotQueueIt() throws IOException {
+        FailedEventStore store = FailedEventStore.open(queueDir, TARGET, clock);
+        Path file = store.write(record(1, "m-1", T0, payload(1))).path();
+        for (String bad : List.of("m 1", "x".repeat(129), "caf\\u00e9")) {
+            String edited = Files.readString(file).replaceFirst("(\"nats_msg_id\"\\s*:\\s*)\"m-1\"",
+                    "$1\"" + java.util.regex.Matcher.quoteReplacement(bad) + "\"");
+            assertThat(edited).as("the edit took").contains("\"" + bad + "\"");
+            Path copy = Files.writeString(file.resolveSibling("edited.json"), edited);
+            assertThatThrownBy(() -> FailedEventStore.read(copy))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining(copy.toString())
+                    .hasMessageContaining("msg id");
+        }
+    }
+
+    @Test
     void maintenanceRunsOnItsOwnSchedulerForEveryRegisteredStore() throws IOException {
         Path otherQueueDir = queueDir.resolve("audit-nats-second");
         FailedEventStore first = FailedEventStore.open(queueDir, TARGET, clock);

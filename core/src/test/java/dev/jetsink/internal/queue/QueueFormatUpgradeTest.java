@@ -21,8 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import static dev.jetsink.internal.queue.QueueFixtures.all;
 import static dev.jetsink.internal.queue.QueueFixtures.append;
@@ -204,23 +202,6 @@ class QueueFormatUpgradeTest {
         }
         assertThatThrownBy(() -> EntryAttributes.NONE.withSubject(Optional.of("s".repeat(EntryAttributes.MAX_SUBJECT_BYTES + 1))))
             .isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"", "has space", "tab\there", "caf\u00e9", "line\nbreak", "129"})
-    void anInvalidCallerMsgIdIsRefusedAtTheCallAndUsesNoSlot(String id) throws Exception {
-        String bad = id.equals("129") ? "x".repeat(129) : id;
-        Path dir = root.resolve("q");
-        try (SegmentedQueue q = SegmentedQueue.open(dir, QueueOptions.withLimit(1))) {
-            try (Reservation r = q.reserve(1)) {
-                assertThatThrownBy(() -> r.append(meta("a"), payload("a"), Optional.of(bad)))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("msg id ");
-                assertThat(r.remaining()).isEqualTo(1);
-                r.append(meta("a"), payload("a"), Optional.of("fine")).get(30, TimeUnit.SECONDS);
-            }
-            assertThat(all(q)).extracting(QueuedEntry::msgId).containsExactly("fine");
-        }
     }
 
     private static short headerVersion(Path log) throws IOException {

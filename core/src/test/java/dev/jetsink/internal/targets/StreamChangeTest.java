@@ -43,10 +43,12 @@ class StreamChangeTest {
             moveSubjectToCapturingStream(h);
 
             // Frozen, the server answers nothing: these publishes all go out on the cached PASS.
+            long before = t.dispatcher().orElseThrow().attemptsStarted();
             h.server.pause();
             try {
                 sendTogether(t, kind, 1, inFlight);
-                Thread.sleep(200);
+                // Several publishes out before the server hears any: it cannot answer while frozen.
+                TargetHarness.awaitAttemptsStarted(t, before + 2);
             } finally {
                 h.server.resume();
             }

@@ -4,6 +4,7 @@ import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.delivery.Dispatcher;
 import dev.jetsink.internal.delivery.StreamConcurrency;
 import dev.jetsink.internal.event.EventMetadata;
 import dev.jetsink.internal.event.OutboundEvent;
@@ -138,6 +139,16 @@ final class TargetHarness implements AutoCloseable {
         for (int i = from; i < from + count; i++) {
             t.send(event(kind, i)).join();
         }
+    }
+
+    /**
+     * Waits (at most {@link #AWAIT}) until the target's dispatcher has started {@code n} publish
+     * attempts in all: with the server paused, that many are in flight.
+     */
+    static void awaitAttemptsStarted(NatsTarget t, long n) {
+        Dispatcher d = t.dispatcher().orElseThrow();
+        org.awaitility.Awaitility.await().atMost(AWAIT).pollInterval(Duration.ofMillis(10))
+            .until(() -> d.attemptsStarted() >= n);
     }
 
     void awaitResolved(int count) throws InterruptedException {

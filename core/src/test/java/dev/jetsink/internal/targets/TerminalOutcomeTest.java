@@ -103,6 +103,7 @@ class TerminalOutcomeTest {
             Streams.seal(h.admin(), TargetHarness.STREAM);
 
             // Frozen, the server answers nothing: the window fills with publishes sent on the cached PASS.
+            long before = t.dispatcher().orElseThrow().attemptsStarted();
             h.server.pause();
             try {
                 // Queued together, so the dispatcher takes them in large fills, not one by one.
@@ -111,8 +112,8 @@ class TerminalOutcomeTest {
                     sends.add(t.send(TargetHarness.event(kind, i)));
                 }
                 CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).join();
-                // A moment for the dispatcher to open its window; it cannot hear back while frozen.
-                Thread.sleep(200);
+                // Several publishes out before the server hears any: it cannot answer while frozen.
+                TargetHarness.awaitAttemptsStarted(t, before + 2);
             } finally {
                 h.server.resume();
             }
