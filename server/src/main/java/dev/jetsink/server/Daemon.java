@@ -204,13 +204,13 @@ public final class Daemon implements AutoCloseable {
         return targets.get(kind);
     }
 
-    /** The HTTP front, so tests can see its connections. */
-    HttpFront http() {
+    /** The HTTP front, so tests (in {@code server.http}) can see its connections. */
+    public HttpFront http() {
         return http;
     }
 
-    /** The intake gate, so tests can see requests in progress and a closed intake. */
-    Gate gate() {
+    /** The intake gate, so tests (in other packages) can see requests in progress and a closed intake. */
+    public Gate gate() {
         return http.gate();
     }
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.failed.FailedEventStore;
+import dev.jetsink.server.testing.CliRun;
+import dev.jetsink.server.testing.FaultRig;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;

@@ -2,6 +2,10 @@ package dev.jetsink.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jetsink.server.testing.DeliveryAudit;
+import dev.jetsink.server.testing.EventLoad;
+import dev.jetsink.server.testing.FaultRig;
+import dev.jetsink.server.testing.Tmpfs;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,10 @@ import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.nats.PemTls;
 import dev.jetsink.internal.targets.NatsTarget;
+import dev.jetsink.server.testing.DaemonHarness;
+import dev.jetsink.server.testing.MetricsText;
+import dev.jetsink.server.testing.TestCa;
+import dev.jetsink.server.testing.WebhookFixtures;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import java.net.http.HttpResponse;
@@ -11,11 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,8 +29,6 @@ import static org.awaitility.Awaitility.await;
  * labels and values.
  */
 class MetricsTest {
-
-    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*})?\\s+(\\S+)$");
 
     @Test
     void metricsExposeEverySection9NameWithLabelsAfterDeliveriesATerminalFailureAndARejection() throws Exception {
@@ -57,7 +56,7 @@ class MetricsTest {
             HttpResponse<String> r = h.get("/metrics");
             assertThat(r.statusCode()).isEqualTo(200);
             assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(v -> assertThat(v).startsWith("text/plain"));
-            Map<String, Double> m = samples(r.body());
+            Map<String, Double> m = MetricsText.samples(r.body());
             String n = "{target_id=\"_:nats\",target_type=\"nats\"}";
             String full = "{target_id=\"full:nats\",target_type=\"nats\"}";
             String a = "{target_id=\"_:nats\",target_type=\"nats\"}";
@@ -140,7 +139,7 @@ class MetricsTest {
             assertThat(h.get("/no/such/route-" + "x".repeat(40)).statusCode()).isEqualTo(404);
 
             String text = h.get("/metrics").body();
-            Map<String, Double> after = samples(text);
+            Map<String, Double> after = MetricsText.samples(text);
             assertThat(after.get(ok)).isEqualTo(before.getOrDefault(ok, 0.0) + 1);
             assertThat(after.get(refused)).isEqualTo(before.getOrDefault(refused, 0.0) + 1);
             assertThat(after).containsEntry("jetsink_http_request_duration_seconds_count{path=\"audit\",status=\"2xx\"}", 1.0)
@@ -158,7 +157,7 @@ class MetricsTest {
     void jvmAndProcessSeriesAreExposed() throws Exception {
         try (DaemonHarness h = new DaemonHarness().withDefaultStream().start()) {
             Map<String, Double> m = scrape(h);
-            assertThat(sum(m, "jvm_memory_used_bytes{area=\"heap\"")).isPositive();
+            assertThat(MetricsText.sum(m, "jvm_memory_used_bytes{area=\"heap\"")).isPositive();
             assertThat(m.get("jvm_threads_live_threads")).isGreaterThan(1.0);
             assertThat(m.get("jvm_classes_loaded_classes")).isPositive();
             assertThat(m.get("process_files_open_files")).isPositive();
@@ -257,21 +256,6 @@ class MetricsTest {
     private static Map<String, Double> scrape(DaemonHarness h) throws Exception {
         HttpResponse<String> r = h.get("/metrics");
         assertThat(r.statusCode()).isEqualTo(200);
-        return samples(r.body());
-    }
-
-    private static double sum(Map<String, Double> samples, String prefix) {
-        return samples.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).mapToDouble(Map.Entry::getValue).sum();
-    }
-
-    static Map<String, Double> samples(String text) {
-        Map<String, Double> out = new HashMap<>();
-        for (String line : List.of(text.split("\n"))) {
-            Matcher mt = SAMPLE.matcher(line.trim());
-            if (!line.startsWith("#") && mt.matches()) {
-                out.put(mt.group(1) + (mt.group(2) == null ? "" : mt.group(2)), Double.parseDouble(mt.group(3)));
-            }
-        }
-        return out;
+        return MetricsText.samples(r.body());
     }
 }

@@ -5,6 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.server.http.HttpJson;
+import dev.jetsink.server.testing.DaemonHarness;
+import dev.jetsink.server.testing.ServeProcess;
+import dev.jetsink.server.testing.WebhookFixtures;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.IOException;
 import java.net.URI;

@@ -1,6 +1,8 @@
 package dev.jetsink.server;
 
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.server.testing.DaemonHarness;
+import dev.jetsink.server.testing.WebhookFixtures;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;

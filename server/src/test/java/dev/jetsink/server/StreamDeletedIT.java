@@ -2,6 +2,9 @@ package dev.jetsink.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jetsink.server.testing.DeliveryAudit;
+import dev.jetsink.server.testing.EventLoad;
+import dev.jetsink.server.testing.FaultRig;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.Streams;
 import java.time.Duration;

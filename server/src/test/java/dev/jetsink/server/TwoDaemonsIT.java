@@ -2,6 +2,11 @@ package dev.jetsink.server;
 
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.http.HttpJson;
+import dev.jetsink.server.testing.DaemonHarness;
+import dev.jetsink.server.testing.DeliveryAudit;
+import dev.jetsink.server.testing.EventLoad;
+import dev.jetsink.server.testing.FaultRig;
+import dev.jetsink.server.testing.ServeProcess;
 import dev.jetsink.testkit.StoredMessage;
 import java.net.URI;
 import java.nio.file.Files;

@@ -1,0 +1,141 @@
+package dev.jetsink.server.cli;
+
+import dev.jetsink.server.ExitCode;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CheckConfigCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter output = new StringWriter();
+
+    private int run(Map<String, String> env, String... args) {
+        CommandLine cli = new CommandLine(new CheckConfigCommand(env));
+        cli.setOut(new PrintWriter(output, true));
+        cli.setErr(new PrintWriter(output, true));
+        return cli.execute(args);
+    }
+
+    private static Map<String, String> validTarget() {
+        Map<String, String> env = new HashMap<>();
+        env.put("RUSTFS_NOTIFY_NATS_ENABLE_PRIMARY", "on");
+        env.put("RUSTFS_NOTIFY_NATS_ADDRESS_PRIMARY", "127.0.0.1:4222");
+        env.put("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY", "rustfs.events");
+        env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_ENABLE_PRIMARY", "on");
+        env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME_PRIMARY", "RUSTFS_EVENTS");
+        env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR_PRIMARY", "/var/lib/jetsink");
+        return env;
+    }
+
+    @Test
+    void validConfigurationPrintsEachTargetAndExitsZero() {
+        assertThat(run(validTarget())).isEqualTo(ExitCode.OK);
+        assertThat(output.toString())
+            .contains("notify primary:nats")
+            .contains("path:           jetstream")
+            .contains("address:        nats://127.0.0.1:4222")
+            .contains("subject:        rustfs.events")
+            .contains("stream:         RUSTFS_EVENTS")
+            .contains("ack timeout:    30s")
+            .contains("queue dir:      /var/lib/jetsink/notify-nats-primary")
+            .contains("queue limit:    100000")
+            .contains("publish window: 1024")
+            .contains("configuration is valid");
+    }
+
+    @Test
+    void aSubjectTemplateIsShownWithItsSpaceAndABadOneIsAnErrorNamingThePlaceholder() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY", "rustfs.events.{bucket}.{event}");
+        assertThat(run(env)).isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("subject:        rustfs.events.{bucket}.{event}"
+            + "  (template: the stream must capture rustfs.events.*.*.*)");
+
+        env.put("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY", "rustfs.events.{bukcet}");
+        output.getBuffer().setLength(0);
+        assertThat(run(env)).isNotEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY")
+            .contains("unknown placeholder {bukcet}");
+    }
+
+    @Test
+    void mistypedJetStreamKeyExitsTwoAndSuggestsTheRightName() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_JETSTREM_ENABLE", "on");
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString())
+            .contains("unknown configuration key RUSTFS_NOTIFY_NATS_JETSTREM_ENABLE"
+                + " (did you mean RUSTFS_NOTIFY_NATS_JETSTREAM_ENABLE?)")
+            .contains("configuration is invalid: 1 error(s)");
+    }
+
+    @Test
+    void everyErrorIsPrintedWithItsTargetAndVariable() {
+        Map<String, String> env = validTarget();
+        env.remove("RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME_PRIMARY");
+        env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_ACK_TIMEOUT_SECS_PRIMARY", "200");
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString())
+            .contains("notify primary:nats: RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME_PRIMARY:"
+                + " jetstream_stream_name is required when jetstream_enable is on")
+            .contains("notify primary:nats: RUSTFS_NOTIFY_NATS_JETSTREAM_ACK_TIMEOUT_SECS_PRIMARY:"
+                + " jetstream_ack_timeout_secs must be between 10 and 120 seconds");
+    }
+
+    @Test
+    void secretsPrintAsStars() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_USERNAME_PRIMARY", "alice");
+        env.put("RUSTFS_NOTIFY_NATS_PASSWORD_PRIMARY", "pw-SECRET");
+        env.put("JETSINK_ADMIN_TOKEN", "admin-SECRET");
+        env.put("JETSINK_INGEST_TOKEN", "ingest-SECRET");
+        assertThat(run(env)).isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).doesNotContain("SECRET")
+            .contains("auth:           user alice, password ***")
+            .contains("admin token:   ***");
+    }
+
+    @Test
+    void secretsStayHiddenWhenTheConfigurationIsInvalid() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_TOKEN_PRIMARY", "tok-SECRET");
+        env.put("RUSTFS_NOTIFY_NATS_CREDENTIALS_FILE_PRIMARY", "/etc/x.creds");
+        env.put("RUSTFS_NOTIFY_NATS_ADDRESS_PRIMARY", "nats://u:pw-SECRET@h:4222");
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).doesNotContain("SECRET").contains("only one auth method");
+    }
+
+    @Test
+    void unreadableCredentialsFileIsPrintedAsAWarningAndStillValid() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_CREDENTIALS_FILE_PRIMARY", dir.resolve("missing.creds").toString());
+        assertThat(run(env)).isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("warnings:").contains("credentials_file file is not readable");
+    }
+
+    @Test
+    void configFileIsReadAndTheEnvironmentOverridesIt() throws IOException {
+        Path file = Files.writeString(dir.resolve("jetsink.env"), "RUSTFS_AUDIT_NATS_ENABLE=on\n"
+            + "RUSTFS_AUDIT_NATS_ADDRESS=10.0.0.9:4222\nRUSTFS_AUDIT_NATS_SUBJECT=from.file\n");
+        assertThat(run(Map.of("RUSTFS_AUDIT_NATS_SUBJECT", "from.env"), "--config", file.toString()))
+            .isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("audit _:nats").contains("subject:        from.env")
+            .contains("address:        nats://10.0.0.9:4222");
+    }
+
+    @Test
+    void checkConfigIsReachableFromTheMainCommand() {
+        assertThat(Main.run("check-config", "--help")).isEqualTo(ExitCode.OK);
+    }
+}
