@@ -2,6 +2,7 @@ package dev.jetsink;
 
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.OutboundEvent;
+import dev.jetsink.internal.metrics.SinkMetrics;
 import dev.jetsink.internal.queue.QueueStore;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.internal.targets.NatsTarget;

@@ -6,6 +6,7 @@ import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.OutboundEvent;
+import dev.jetsink.internal.metrics.SinkMetrics;
 import dev.jetsink.internal.publish.Tracing;
 import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.internal.targets.TargetRuntime;

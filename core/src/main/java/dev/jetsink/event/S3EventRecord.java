@@ -29,7 +29,7 @@ public final class S3EventRecord {
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     static {
-        EventAccess.install(new Trees());
+        EventAccess.install(S3EventRecord::tree, AuditEntry::tree, S3EventRecord::adopt, AuditEntry::adopt);
     }
 
     private final ObjectNode tree;

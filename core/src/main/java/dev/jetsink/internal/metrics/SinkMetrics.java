@@ -1,17 +1,16 @@
-package dev.jetsink;
+package dev.jetsink.internal.metrics;
 
 import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.lifecycle.LifecycleListener;
 
 /**
- * The one place the front door touches Micrometer, loaded only when a registry was given: without
- * one, no Micrometer class is ever needed (it is an optional dependency of jetsink-core).
+ * The one place the library's front door touches Micrometer, loaded only when a registry was given:
+ * without one, no Micrometer class is ever needed (it is an optional dependency of jetsink-core).
  */
-interface SinkMetrics {
+public interface SinkMetrics {
 
     static SinkMetrics of(Object registry) {
-        dev.jetsink.internal.metrics.TargetMetrics m =
-            new dev.jetsink.internal.metrics.TargetMetrics((io.micrometer.core.instrument.MeterRegistry) registry);
+        TargetMetrics m = new TargetMetrics((io.micrometer.core.instrument.MeterRegistry) registry);
         return new SinkMetrics() {
             @Override
             public LifecycleListener listener() {
