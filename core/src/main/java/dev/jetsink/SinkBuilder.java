@@ -3,8 +3,12 @@ package dev.jetsink;
 import dev.jetsink.internal.config.ConfigKey;
 import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.internal.config.JetsinkConfig;
+import dev.jetsink.internal.config.LoadedConfig;
+import dev.jetsink.internal.config.Secret;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.config.TargetSettings;
+import dev.jetsink.internal.config.TargetSettings.Origin;
 import dev.jetsink.internal.event.OutboundEvent;
 import dev.jetsink.internal.metrics.SinkMetrics;
 import dev.jetsink.internal.publish.Tracing;
@@ -15,9 +19,9 @@ import dev.jetsink.lifecycle.LifecycleListener;
 import io.nats.client.Options;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,12 +30,12 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Configures a {@link Sink}. Each setter refuses an impossible argument at once (null, empty,
- * out of range, an empty path) with the setter's name in the message; {@link #build()} then runs
- * the same checks as {@code jetsink check-config} and reports every problem at once, naming the
- * setter ({@code servers(...)}, {@code queueDir(...)}) rather than the daemon's key. Keys given
- * through {@link Jetsink#notifyFromEnvironment} keep their names. {@link #natsOptions} reaches
- * what the setters do not (NKeys, auth handlers).
+ * Configures a {@link Sink}. The setters only record typed values (a null argument is refused at
+ * once with a NullPointerException naming it); {@link #build()} checks everything with the
+ * validator {@code jetsink check-config} uses and reports every problem at once, each named by the
+ * setter ({@code queueLimit(...) must be at least 1: 0}) rather than the daemon's key. Keys given
+ * through {@link Jetsink#notifyFromEnvironment} keep their names; a setter overrides such a key.
+ * {@link #natsOptions} reaches what the setters do not (NKeys, auth handlers).
  *
  * @param <E> the event type of the sink
  */
@@ -39,22 +43,9 @@ public final class SinkBuilder<E> {
 
     private final TargetKind kind;
     private final Function<E, OutboundEvent> envelope;
-    private final Map<String, String> env = new LinkedHashMap<>();
-    /** The keys a setter wrote, with the setter's name: problems with them are reported in those terms. */
-    private final Map<ConfigKey, String> setters = new LinkedHashMap<>();
-    /** The setter for each key, for problems with keys no environment map supplied (e.g. a missing one). */
-    private static final Map<ConfigKey, String> SETTER_OF = Map.ofEntries(
-        Map.entry(ConfigKey.ADDRESS, "servers(...)"), Map.entry(ConfigKey.SUBJECT, "subject(...)"),
-        Map.entry(ConfigKey.JETSTREAM_ENABLE, "jetStream(...)"), Map.entry(ConfigKey.JETSTREAM_STREAM_NAME, "jetStream(...)"),
-        Map.entry(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, "ackTimeout(...)"), Map.entry(ConfigKey.QUEUE_DIR, "queueDir(...)"),
-        Map.entry(ConfigKey.QUEUE_LIMIT, "queueLimit(...)"), Map.entry(ConfigKey.PUBLISH_WINDOW, "publishWindow(...)"),
-        Map.entry(ConfigKey.USERNAME, "userPassword(...)"), Map.entry(ConfigKey.PASSWORD, "userPassword(...)"),
-        Map.entry(ConfigKey.TOKEN, "token(...)"), Map.entry(ConfigKey.CREDENTIALS_FILE, "credentialsFile(...)"),
-        Map.entry(ConfigKey.TLS_REQUIRED, "tlsCa(...)"), Map.entry(ConfigKey.TLS_CA, "tlsCa(...)"),
-        Map.entry(ConfigKey.TLS_CLIENT_CERT, "tlsClientCertificate(...)"),
-        Map.entry(ConfigKey.TLS_CLIENT_KEY, "tlsClientCertificate(...)"), Map.entry(ConfigKey.MSG_ID, "msgIds(...)"));
-    /** The variables an environment map supplied: problems with those keep the daemon's names. */
-    private final java.util.Set<String> fromEnvironment;
+    private final Map<String, String> environment;
+    /** The setters' values; keys no setter and no environment map set are named by their setter. */
+    private final TargetSettings.Builder settings;
     private Consumer<Options.Builder> natsOptions = b -> { };
     private LifecycleListener listener = LifecycleListener.NONE;
     /** A Micrometer {@code MeterRegistry}, kept as Object so Micrometer stays optional. */
@@ -64,48 +55,35 @@ public final class SinkBuilder<E> {
     SinkBuilder(TargetKind kind, Function<E, OutboundEvent> envelope, Map<String, String> environment) {
         this.kind = kind;
         this.envelope = envelope;
-        this.env.putAll(environment);
-        this.fromEnvironment = java.util.Set.copyOf(environment.keySet());
+        this.environment = Map.copyOf(environment);
+        this.settings = TargetSettings.builder(kind, TargetConfig.DEFAULT_ID, Origin.methods(kind));
     }
 
-    private SinkBuilder<E> set(ConfigKey key, String setter, String value) {
-        env.put(kind.envPrefix() + key.name(), Objects.requireNonNull(value, setter));
-        setters.put(key, setter);
-        return this;
+    private static <T> T given(String setter, String argument, T value) {
+        return Objects.requireNonNull(value, () -> setter + "(...): " + argument + " must not be null");
     }
 
-    private static String text(String setter, String value) {
-        Objects.requireNonNull(value, () -> setter + ": must not be null");
-        if (value.isBlank()) {
-            throw new IllegalArgumentException(setter + ": must not be empty");
-        }
-        return value;
+    private static Origin by(ConfigKey key) {
+        return Origin.method(key);
     }
 
-    private static Path path(String setter, Path value) {
-        Objects.requireNonNull(value, () -> setter + ": must not be null");
-        if (value.toString().isEmpty()) {
-            throw new IllegalArgumentException(setter + ": an empty path would mean the working directory; give a directory");
-        }
-        return value.toAbsolutePath();
+    /** Relative paths are resolved now; the empty path is kept, for build() to refuse. */
+    private static Path absolute(String setter, String argument, Path path) {
+        return given(setter, argument, path).toString().isEmpty() ? path : path.toAbsolutePath();
     }
 
     /**
      * NATS server URLs ({@code nats://host:4222}, {@code tls://...}); several for a cluster.
      *
-     * @param urls one or more server URLs
+     * @param urls one or more server URLs ({@code host:port} also reads as {@code nats://host:port})
      * @return this builder
-     * @throws IllegalArgumentException when no URL is given or one is empty
      */
     public SinkBuilder<E> servers(String... urls) {
-        Objects.requireNonNull(urls, "servers(...): must not be null");
-        if (urls.length == 0) {
-            throw new IllegalArgumentException("servers(...): give at least one server URL");
+        for (String url : given("servers", "urls", urls)) {
+            given("servers", "a URL", url);
         }
-        for (String url : urls) {
-            text("servers(...)", url);
-        }
-        return set(ConfigKey.ADDRESS, "servers(...)", String.join(",", urls));
+        settings.servers(List.of(urls), by(ConfigKey.ADDRESS));
+        return this;
     }
 
     /**
@@ -115,7 +93,8 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> subject(String subject) {
-        return set(ConfigKey.SUBJECT, "subject(...)", text("subject(...)", subject));
+        settings.subject(given("subject", "subject", subject), by(ConfigKey.SUBJECT));
+        return this;
     }
 
     /**
@@ -125,37 +104,32 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> jetStream(String stream) {
-        text("jetStream(...)", stream);
-        set(ConfigKey.JETSTREAM_ENABLE, "jetStream(...)", "on");
-        return set(ConfigKey.JETSTREAM_STREAM_NAME, "jetStream(...)", stream);
+        settings.jetStream(true, by(ConfigKey.JETSTREAM_ENABLE))
+            .streamName(given("jetStream", "stream", stream), by(ConfigKey.JETSTREAM_STREAM_NAME));
+        return this;
     }
 
     /**
      * How long one publish waits for the stream's ack (10 to 120 s; 30 s by default).
      *
-     * @param timeout whole seconds
+     * @param timeout whole seconds (else {@link #build()} refuses it)
      * @return this builder
-     * @throws IllegalArgumentException when {@code timeout} has a fraction of a second or lies
-     *     outside 10 to 120 s
      */
     public SinkBuilder<E> ackTimeout(Duration timeout) {
-        Objects.requireNonNull(timeout, "ackTimeout(...): must not be null");
-        if (timeout.toNanos() % 1_000_000_000L != 0 || timeout.getSeconds() < 10 || timeout.getSeconds() > 120) {
-            throw new IllegalArgumentException("ackTimeout(...): must be whole seconds from 10 to 120: " + timeout);
-        }
-        return set(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, "ackTimeout(...)", Long.toString(timeout.toSeconds()));
+        settings.ackTimeout(given("ackTimeout", "timeout", timeout), by(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS));
+        return this;
     }
 
     /**
      * The queue root; the target's own directory is made under it. Required.
      *
-     * @param dir a directory this process may write
+     * @param dir a directory this process may write; a relative path is resolved against the
+     *     working directory now, the empty path is refused by {@link #build()}
      * @return this builder
-     * @throws IllegalArgumentException when {@code dir} is the empty path (it would mean the
-     *     working directory)
      */
     public SinkBuilder<E> queueDir(Path dir) {
-        return set(ConfigKey.QUEUE_DIR, "queueDir(...)", path("queueDir(...)", dir).toString());
+        settings.queueDir(absolute("queueDir", "dir", dir), by(ConfigKey.QUEUE_DIR));
+        return this;
     }
 
     /**
@@ -163,13 +137,10 @@ public final class SinkBuilder<E> {
      *
      * @param events the limit, at least 1; 100 000 when not set
      * @return this builder
-     * @throws IllegalArgumentException when {@code events} is zero or negative
      */
     public SinkBuilder<E> queueLimit(long events) {
-        if (events <= 0) {
-            throw new IllegalArgumentException("queueLimit(...): must be at least 1: " + events);
-        }
-        return set(ConfigKey.QUEUE_LIMIT, "queueLimit(...)", Long.toString(events));
+        settings.queueLimit(events, by(ConfigKey.QUEUE_LIMIT));
+        return this;
     }
 
     /**
@@ -177,13 +148,10 @@ public final class SinkBuilder<E> {
      *
      * @param publishes the window
      * @return this builder
-     * @throws IllegalArgumentException outside 1 to 4096
      */
     public SinkBuilder<E> publishWindow(int publishes) {
-        if (publishes < 1 || publishes > 4096) {
-            throw new IllegalArgumentException("publishWindow(...): must be from 1 to 4096: " + publishes);
-        }
-        return set(ConfigKey.PUBLISH_WINDOW, "publishWindow(...)", Integer.toString(publishes));
+        settings.publishWindow(publishes, by(ConfigKey.PUBLISH_WINDOW));
+        return this;
     }
 
     /**
@@ -194,8 +162,9 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> userPassword(String user, String password) {
-        set(ConfigKey.USERNAME, "userPassword(...)", text("userPassword(...) user", user));
-        return set(ConfigKey.PASSWORD, "userPassword(...)", text("userPassword(...) password", password));
+        settings.username(given("userPassword", "user", user), by(ConfigKey.USERNAME))
+            .password(new Secret(given("userPassword", "password", password)), by(ConfigKey.PASSWORD));
+        return this;
     }
 
     /**
@@ -205,7 +174,8 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> token(String token) {
-        return set(ConfigKey.TOKEN, "token(...)", text("token(...)", token));
+        settings.token(new Secret(given("token", "token", token)), by(ConfigKey.TOKEN));
+        return this;
     }
 
     /**
@@ -215,7 +185,8 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> credentialsFile(Path file) {
-        return set(ConfigKey.CREDENTIALS_FILE, "credentialsFile(...)", path("credentialsFile(...)", file).toString());
+        settings.credentialsFile(absolute("credentialsFile", "file", file), by(ConfigKey.CREDENTIALS_FILE));
+        return this;
     }
 
     /**
@@ -225,9 +196,9 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> tlsCa(Path caPem) {
-        Path ca = path("tlsCa(...)", caPem);
-        set(ConfigKey.TLS_REQUIRED, "tlsCa(...)", "on");
-        return set(ConfigKey.TLS_CA, "tlsCa(...)", ca.toString());
+        settings.tlsRequired(true, by(ConfigKey.TLS_REQUIRED))
+            .tlsCa(absolute("tlsCa", "caPem", caPem), by(ConfigKey.TLS_CA));
+        return this;
     }
 
     /**
@@ -238,10 +209,9 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> tlsClientCertificate(Path certPem, Path keyPem) {
-        Path cert = path("tlsClientCertificate(...) certificate", certPem);
-        Path key = path("tlsClientCertificate(...) key", keyPem);
-        set(ConfigKey.TLS_CLIENT_CERT, "tlsClientCertificate(...)", cert.toString());
-        return set(ConfigKey.TLS_CLIENT_KEY, "tlsClientCertificate(...)", key.toString());
+        settings.tlsClientCert(absolute("tlsClientCertificate", "certPem", certPem), by(ConfigKey.TLS_CLIENT_CERT))
+            .tlsClientKey(absolute("tlsClientCertificate", "keyPem", keyPem), by(ConfigKey.TLS_CLIENT_KEY));
+        return this;
     }
 
     /**
@@ -251,8 +221,8 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> msgIds(MsgIdMode mode) {
-        Objects.requireNonNull(mode, "msgIds(...): must not be null");
-        return set(ConfigKey.MSG_ID, "msgIds(...)", mode.name().toLowerCase(Locale.ROOT));
+        settings.msgIds(given("msgIds", "mode", mode), by(ConfigKey.MSG_ID));
+        return this;
     }
 
     /**
@@ -264,7 +234,7 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> natsOptions(Consumer<Options.Builder> customizer) {
-        this.natsOptions = Objects.requireNonNull(customizer, "customizer");
+        this.natsOptions = given("natsOptions", "customizer", customizer);
         return this;
     }
 
@@ -275,7 +245,7 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> listener(LifecycleListener listener) {
-        this.listener = Objects.requireNonNull(listener, "listener");
+        this.listener = given("listener", "listener", listener);
         return this;
     }
 
@@ -287,7 +257,7 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> meterRegistry(io.micrometer.core.instrument.MeterRegistry registry) {
-        this.registry = Optional.of(Objects.requireNonNull(registry, "registry"));
+        this.registry = Optional.of(given("meterRegistry", "registry", registry));
         return this;
     }
 
@@ -303,7 +273,7 @@ public final class SinkBuilder<E> {
      * @return this builder
      */
     public SinkBuilder<E> openTelemetry(io.opentelemetry.api.OpenTelemetry openTelemetry) {
-        this.tracing = Tracing.of(Objects.requireNonNull(openTelemetry, "openTelemetry"));
+        this.tracing = Tracing.of(given("openTelemetry", "openTelemetry", openTelemetry));
         return this;
     }
 
@@ -338,61 +308,44 @@ public final class SinkBuilder<E> {
         return new Sink<>(targets, envelope, book, callbacks, base.scheduler(), metrics);
     }
 
-    private TargetConfig targetConfig() throws InvalidConfigException {
-        Map<String, String> all = new LinkedHashMap<>(env);
-        all.putIfAbsent(kind.globalEnableVariable(), "on");
-        all.putIfAbsent(kind.envPrefix() + ConfigKey.ENABLE.name(), "on");
-        JetsinkConfig config;
-        try {
-            config = ConfigLoader.load(all, Optional.empty()).require(false);
-        } catch (InvalidConfigException e) {
-            throw inBuilderTerms(e);
-        }
-        List<TargetConfig> targets = config.kindEnabled(kind) ? config.targets(kind) : List.of();
-        String who = kind.label();
-        if (targets.isEmpty()) {
-            throw new InvalidConfigException(List.of(new ConfigProblem(who, kind.globalEnableVariable(),
-                "no " + who + " target is enabled: a sink that would deliver nowhere is refused",
-                ConfigProblem.Category.VALUE)));
-        }
-        if (targets.size() > 1) {
-            throw new InvalidConfigException(List.of(new ConfigProblem(who, kind.envPrefix() + ConfigKey.ENABLE.name(),
-                targets.size() + " " + who + " targets are enabled (" + targets.stream().map(TargetConfig::displayId)
-                    .toList() + "); a sink delivers to one", ConfigProblem.Category.VALUE)));
-        }
-        TargetConfig config0 = targets.get(0);
-        if (config0.queuePath().isEmpty()) {
-            throw new InvalidConfigException(List.of(new ConfigProblem(config0.displayId(),
-                fromEnvironment.contains(kind.envPrefix() + ConfigKey.QUEUE_DIR.name())
-                    ? kind.envPrefix() + ConfigKey.QUEUE_DIR.name() : "queueDir(...)",
-                "a sink keeps every event durable before it is sent: set a queue directory (queueDir)",
-                ConfigProblem.Category.VALUE)));
-        }
-        return config0;
-    }
-
     /**
-     * The loader names the daemon's keys; a caller who used the setters reads the setter instead
-     * ({@code servers(...)} rather than {@code RUSTFS_NOTIFY_NATS_ADDRESS}). Keys that came from an
-     * environment map keep their names.
+     * The one target, read like the daemon reads its keys (the environment map, if any) with the
+     * setters' values laid over it, then validated once. Problems with what the setters gave, or
+     * should have given, name the setter.
      */
-    private InvalidConfigException inBuilderTerms(InvalidConfigException e) {
-        List<ConfigProblem> renamed = e.problems().stream().map(p -> {
-            ConfigProblem q = p;
-            for (Map.Entry<ConfigKey, String> k : SETTER_OF.entrySet()) {
-                String variable = kind.envPrefix() + k.getKey().name();
-                boolean environmentsOwn = fromEnvironment.contains(variable) && !setters.containsKey(k.getKey());
-                if (!environmentsOwn && q.variable().equals(variable)) {
-                    String message = q.message().replace(variable, k.getValue());
-                    String key = k.getKey().keyName();
-                    if (message.startsWith(key + " ")) {
-                        message = k.getValue() + message.substring(key.length());
-                    }
-                    q = new ConfigProblem(q.target(), k.getValue(), message, q.category());
-                }
+    private TargetConfig targetConfig() throws InvalidConfigException {
+        Map<String, String> all = new LinkedHashMap<>(environment);
+        all.putIfAbsent(kind.globalEnableVariable(), "on");
+        all.putIfAbsent(ConfigKey.ENABLE.variable(kind, ""), "on");
+        // A setter replaces the key: what the map held for it is neither read nor reported.
+        settings.keys().forEach(key -> all.remove(key.variable(kind, "")));
+        List<TargetSettings> read = new ArrayList<>();
+        LoadedConfig loaded = ConfigLoader.load(all, Optional.empty(), target -> {
+            if (target.kind() == kind) {
+                target.overlay(settings);
+                read.add(target.build());
             }
-            return q;
-        }).toList();
-        return new InvalidConfigException(renamed);
+        });
+        List<ConfigProblem> problems = new ArrayList<>(loaded.errors());
+        JetsinkConfig config = loaded.config();
+        String who = kind.label();
+        if (read.isEmpty() || (problems.isEmpty() && !config.kindEnabled(kind))) {
+            problems.add(ConfigProblem.value(who, kind.globalEnableVariable(),
+                "no " + who + " target is enabled: a sink that would deliver nowhere is refused"));
+        } else if (read.size() > 1) {
+            problems.add(ConfigProblem.value(who, ConfigKey.ENABLE.variable(kind, ""), read.size() + " " + who
+                + " targets are enabled (" + read.stream().map(TargetSettings::displayId).toList()
+                + "); a sink delivers to one"));
+        } else if (read.get(0).queueDir().isEmpty()) {
+            String variable = read.get(0).origin(ConfigKey.QUEUE_DIR).variable();
+            if (problems.stream().noneMatch(p -> p.variable().equals(variable))) {
+                problems.add(ConfigProblem.value(read.get(0).displayId(), variable,
+                    "a sink keeps every event durable before it is sent: set a queue directory (queueDir)"));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigException(problems);
+        }
+        return config.targets(kind).get(0);
     }
 }

@@ -2,6 +2,8 @@ package dev.jetsink;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,69 +12,168 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * The builder speaks its own terms (issue #24): bad arguments are refused at the setter with the
- * setter's name, and configuration errors found at build() name setters, not the daemon's keys.
+ * The builder speaks its own terms (issue #24): setters record typed values and refuse only a
+ * null argument; build() checks everything at once and names the setter, not the daemon's key.
  * No server is needed: each of these fails before a connection is tried.
  */
 class SinkBuilderTest {
     @TempDir
     Path queue;
 
-    @Test
-    void anEmptyQueueDirIsRefusedAtTheSetter() {
-        assertThatThrownBy(() -> Jetsink.notifySink().queueDir(Path.of("")))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("queueDir(...)");
-        assertThatThrownBy(() -> Jetsink.notifySink().queueDir(null))
-            .isInstanceOf(NullPointerException.class).hasMessageStartingWith("queueDir(...)");
+    private SinkBuilder<?> valid() {
+        return Jetsink.notifySink().servers("nats://127.0.0.1:4222").subject("app.events").queueDir(queue);
     }
 
-    @Test
-    void impossibleNumbersAreRefusedAtTheSetter() {
-        assertThatThrownBy(() -> Jetsink.notifySink().queueLimit(0)).hasMessageStartingWith("queueLimit(...)");
-        assertThatThrownBy(() -> Jetsink.notifySink().publishWindow(-1)).hasMessageStartingWith("publishWindow(...)");
-        assertThatThrownBy(() -> Jetsink.notifySink().ackTimeout(Duration.ofSeconds(5))).hasMessageStartingWith("ackTimeout(...)");
-    }
-
-    @Test
-    void emptyOrNullTextIsRefusedAtTheSetter() {
-        assertThatThrownBy(() -> Jetsink.notifySink().servers()).hasMessageStartingWith("servers(...)");
-        assertThatThrownBy(() -> Jetsink.notifySink().servers("")).hasMessageStartingWith("servers(...)");
-        assertThatThrownBy(() -> Jetsink.notifySink().subject(null)).isInstanceOf(NullPointerException.class)
-            .hasMessageStartingWith("subject(...)");
-        assertThatThrownBy(() -> Jetsink.notifySink().jetStream(" ")).hasMessageStartingWith("jetStream(...)");
-    }
-
-    @Test
-    void missingServersAreReportedAsServersNotAsTheDaemonsKey() {
-        InvalidConfigException e = catchThrowableOfType(
-            () -> Jetsink.notifySink().subject("app.events").queueDir(queue).build(), InvalidConfigException.class);
-        assertThat(e).isNotNull();
-        assertThat(e.getMessage()).contains("servers(...)").doesNotContain("RUSTFS_");
-    }
-
-    @Test
-    void aBadServerAddressIsReportedAsServers() {
-        InvalidConfigException e = catchThrowableOfType(() -> Jetsink.notifySink().servers("nats://no such host:x")
-            .subject("app.events").queueDir(queue).build(), InvalidConfigException.class);
-        assertThat(e).isNotNull();
-        assertThat(e.problems()).extracting(ConfigProblem::variable).contains("servers(...)");
+    private static List<String> problems(SinkBuilder<?> builder) {
+        InvalidConfigException e = catchThrowableOfType(builder::build, InvalidConfigException.class);
+        assertThat(e).as("build() refuses").isNotNull();
         assertThat(e.getMessage()).doesNotContain("RUSTFS_");
+        return e.problems().stream().map(ConfigProblem::message).toList();
+    }
+
+    @Test
+    void settersRecordWithoutCheckingSoImpossibleValuesFailOnlyAtBuild() {
+        SinkBuilder<?> builder = valid().queueLimit(0).publishWindow(-1).ackTimeout(Duration.ofSeconds(5));
+        assertThat(builder).isNotNull();
+        assertThat(queue).isEmptyDirectory();
+    }
+
+    @Test
+    void aZeroQueueLimitIsRefusedNotReadAsTheDefault() {
+        assertThat(problems(valid().queueLimit(0))).containsExactly("queueLimit(...) must be at least 1: 0");
+        assertThat(problems(valid().queueLimit(-3))).containsExactly("queueLimit(...) must be at least 1: -3");
+    }
+
+    @Test
+    void publishWindowOutsideOneTo4096IsRefusedAtBuild() {
+        assertThat(problems(valid().publishWindow(0))).containsExactly("publishWindow(...) must be between 1 and 4096");
+        assertThat(problems(valid().publishWindow(4097))).containsExactly("publishWindow(...) must be between 1 and 4096");
+    }
+
+    @Test
+    void ackTimeoutMustBeWholeSecondsFromTenTo120() {
+        assertThat(problems(valid().ackTimeout(Duration.ofSeconds(5))))
+            .containsExactly("ackTimeout(...) must be between 10 and 120 seconds");
+        assertThat(problems(valid().ackTimeout(Duration.ofMillis(30_500))))
+            .containsExactly("ackTimeout(...) must be whole seconds: PT30.5S");
+    }
+
+    @Test
+    void anEmptyQueueDirIsRefusedAtBuildSayingWhy() {
+        assertThat(problems(valid().queueDir(Path.of(""))))
+            .containsExactly("queueDir(...) must not be the empty path (it would mean the working directory)");
+    }
+
+    @Test
+    void emptyPathsForTlsAndCredentialsAreRefusedLikeTheQueueDir() {
+        assertThat(problems(valid().credentialsFile(Path.of("")).tlsCa(Path.of(""))))
+            .containsExactlyInAnyOrder(
+                "credentialsFile(...) must not be the empty path (it would mean the working directory)",
+                "tlsCa(...) must not be the empty path (it would mean the working directory)");
+    }
+
+    @Test
+    void noServersOrAnEmptyOneIsReportedAsServers() {
+        assertThat(problems(valid().servers())).containsExactly("servers(...) is required");
+        assertThat(problems(valid().servers(""))).singleElement().asString().startsWith("servers(...) must be host:port");
+    }
+
+    @Test
+    void aBadServerAddressIsReportedAsServersWithoutItsCredentials() {
+        InvalidConfigException e = catchThrowableOfType(valid().servers("nats://bob:hunter2@a:4222")::build,
+            InvalidConfigException.class);
+        assertThat(e.problems()).extracting(ConfigProblem::variable).containsExactly("servers(...)");
+        assertThat(e.getMessage()).doesNotContain("hunter2").contains("***@");
+    }
+
+    @Test
+    void blankTextIsRefusedAtBuildNamingTheSetter() {
+        assertThat(problems(valid().subject(" "))).containsExactly("subject(...) must not be empty");
+        assertThat(problems(valid().jetStream(""))).containsExactly("jetStream(...) must not be empty");
+        assertThat(problems(valid().token(""))).containsExactly("token(...) must not be empty");
+    }
+
+    @Test
+    void subjectAndStreamRulesSpeakInSetterTerms() {
+        assertThat(problems(valid().subject("a.*"))).containsExactly("subject(...) must not contain wildcards (*, >): a.*");
+        assertThat(problems(valid().jetStream("A.B"))).singleElement().asString()
+            .startsWith("jetStream(...) must not contain whitespace");
+        assertThat(problems(valid().subject("a.{api}"))).singleElement().asString()
+            .startsWith("subject(...): {api} is for audit targets");
+    }
+
+    @Test
+    void twoAuthMethodsAreRefusedInSetterTerms() {
+        assertThat(problems(valid().token("t").userPassword("u", "p"))).containsExactly(
+            "only one auth method may be set (userPassword(...), token(...) or credentialsFile(...))");
+    }
+
+    @Test
+    void everyProblemIsReportedTogether() {
+        SinkBuilder<?> builder = Jetsink.notifySink().subject("a b").queueLimit(0).publishWindow(0)
+            .ackTimeout(Duration.ofSeconds(500)).queueDir(Path.of(""));
+        assertThat(problems(builder)).containsExactlyInAnyOrder(
+            "subject(...) must not contain whitespace: a b",
+            "queueDir(...) must not be the empty path (it would mean the working directory)",
+            "queueLimit(...) must be at least 1: 0",
+            "ackTimeout(...) must be between 10 and 120 seconds",
+            "publishWindow(...) must be between 1 and 4096",
+            "servers(...) is required");
+    }
+
+    @Test
+    void aMissingQueueDirIsReportedTogetherWithTheOtherProblems() {
+        assertThat(problems(Jetsink.notifySink().servers("nats://127.0.0.1:4222").subject("app.events").publishWindow(0)))
+            .containsExactlyInAnyOrder("publishWindow(...) must be between 1 and 4096",
+                "a sink keeps every event durable before it is sent: set a queue directory (queueDir)");
+    }
+
+    @Test
+    void nullArgumentsAreRefusedAtTheSetterNamingTheArgument() {
+        assertThatThrownBy(() -> Jetsink.notifySink().queueDir(null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("queueDir(...): dir must not be null");
+        assertThatThrownBy(() -> Jetsink.notifySink().subject(null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("subject(...): subject must not be null");
+        assertThatThrownBy(() -> Jetsink.notifySink().servers((String[]) null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("servers(...): urls must not be null");
+        assertThatThrownBy(() -> Jetsink.notifySink().servers("a:1", null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("servers(...): a URL must not be null");
+        assertThatThrownBy(() -> Jetsink.notifySink().userPassword("u", null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("userPassword(...): password must not be null");
+        assertThatThrownBy(() -> Jetsink.notifySink().tlsClientCertificate(Path.of("/c.pem"), null))
+            .isInstanceOf(NullPointerException.class).hasMessage("tlsClientCertificate(...): keyPem must not be null");
+        assertThatThrownBy(() -> Jetsink.notifySink().ackTimeout(null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("ackTimeout(...): timeout must not be null");
+        assertThatThrownBy(() -> Jetsink.notifySink().msgIds(null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("msgIds(...): mode must not be null");
+        assertThatThrownBy(() -> Jetsink.notifySink().listener(null)).isInstanceOf(NullPointerException.class)
+            .hasMessage("listener(...): listener must not be null");
     }
 
     @Test
     void keysFromAnEnvironmentMapKeepTheirNames() {
-        InvalidConfigException e = catchThrowableOfType(() -> Jetsink.notifyFromEnvironment(java.util.Map.of(
-            "RUSTFS_NOTIFY_NATS_ADDRESS", "nats://no such host:x")).subject("app.events").queueDir(queue).build(),
+        InvalidConfigException e = catchThrowableOfType(() -> Jetsink.notifyFromEnvironment(Map.of(
+            "RUSTFS_NOTIFY_NATS_ADDRESS", "nats://no such host:x",
+            "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW", "0")).subject("app.events").queueDir(queue).build(),
             InvalidConfigException.class);
         assertThat(e).isNotNull();
-        assertThat(e.problems()).extracting(ConfigProblem::variable).contains("RUSTFS_NOTIFY_NATS_ADDRESS");
+        assertThat(e.problems()).extracting(ConfigProblem::variable)
+            .containsExactlyInAnyOrder("RUSTFS_NOTIFY_NATS_ADDRESS", "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW");
+        assertThat(e.getMessage()).contains("publish_window must be between 1 and 4096");
+    }
+
+    @Test
+    void aSetterOverridesTheEnvironmentsKeyAndItsProblem() {
+        InvalidConfigException e = catchThrowableOfType(() -> Jetsink.notifyFromEnvironment(Map.of(
+            "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW", "lots", "RUSTFS_NOTIFY_NATS_SUBJECT", "app.events"))
+            .servers("nats://127.0.0.1:4222").publishWindow(0).queueDir(queue).build(), InvalidConfigException.class);
+        assertThat(e.problems()).extracting(ConfigProblem::message)
+            .containsExactly("publishWindow(...) must be between 1 and 4096");
     }
 
     @Test
     void aSinkBuiltFromSettersStillDeliversNowhereWithoutAQueueDir() {
-        InvalidConfigException e = catchThrowableOfType(() -> Jetsink.notifySink().servers("nats://127.0.0.1:4222")
-            .subject("app.events").build(), InvalidConfigException.class);
-        assertThat(e).isNotNull();
-        assertThat(e.getMessage()).contains("queueDir").doesNotContain("RUSTFS_");
+        assertThat(problems(Jetsink.notifySink().servers("nats://127.0.0.1:4222").subject("app.events")))
+            .singleElement().asString().contains("queueDir");
     }
 }

@@ -223,8 +223,9 @@ class SinkTest extends ServerTestBase {
         assertThatThrownBy(() -> Jetsink.notifySink().servers(server.url()).subject(SUBJECT).build())
             .isInstanceOf(InvalidConfigException.class)
             .hasMessageContaining("queue directory");
-        // impossible numbers are refused at the setter (SinkBuilderTest), before build()
-        assertThatThrownBy(() -> sink().publishWindow(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> sink().publishWindow(0).build())
+            .isInstanceOf(InvalidConfigException.class)
+            .hasMessageContaining("publishWindow(...) must be between 1 and 4096");
         assertThatThrownBy(() -> Jetsink.notifyFromEnvironment(java.util.Map.of("RUSTFS_NOTIFY_ENABLE", "off"))
                 .servers(server.url()).subject(SUBJECT).queueDir(queue).build())
             .isInstanceOf(InvalidConfigException.class)

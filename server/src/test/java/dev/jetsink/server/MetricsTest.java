@@ -97,7 +97,7 @@ class MetricsTest {
             assertThat(before).containsEntry("jetsink_queue_limit_entries" + own, 10.0)
                 .containsEntry("jetsink_queue_fill_ratio" + own, 0.0)
                 .containsEntry("jetsink_queue_limit_entries{kind=\"audit\",target_id=\"_:nats\",target_type=\"nats\"}",
-                    (double) dev.jetsink.internal.config.QueueLimit.DEFAULT);
+                    (double) dev.jetsink.internal.config.TargetSettings.DEFAULT_QUEUE_LIMIT);
 
             h.nats.kill();
             for (int i = 0; i < 4; i++) {

@@ -8,31 +8,32 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The keys of a NATS target, declared once: parsing, validation, {@code check-config}
- * and unknown-key detection all read this table.
+ * The keys of a NATS target, declared once: parsing, validation, {@code check-config},
+ * unknown-key detection and the builder's wording of problems all read this table.
  */
 public enum ConfigKey {
-    ENABLE("off", true, false, ValueRule.BOOLEAN),
-    ADDRESS(null, true, false, ValueRule.ADDRESS),
-    SUBJECT(null, true, false, ValueRule.SUBJECT),
-    USERNAME(null, true, false, ValueRule.TEXT),
-    PASSWORD(null, true, true, ValueRule.TEXT),
-    TOKEN(null, true, true, ValueRule.TEXT),
-    CREDENTIALS_FILE(null, true, false, ValueRule.ABSOLUTE_PATH),
-    TLS_CA(null, true, false, ValueRule.ABSOLUTE_PATH),
-    TLS_CLIENT_CERT(null, true, false, ValueRule.ABSOLUTE_PATH),
-    TLS_CLIENT_KEY(null, true, false, ValueRule.ABSOLUTE_PATH),
-    TLS_REQUIRED("off", true, false, ValueRule.BOOLEAN),
-    QUEUE_DIR(null, true, false, ValueRule.ABSOLUTE_PATH),
-    QUEUE_LIMIT(Long.toString(QueueLimit.DEFAULT), true, false, ValueRule.QUEUE_LIMIT),
-    JETSTREAM_ENABLE("off", true, false, ValueRule.BOOLEAN),
-    JETSTREAM_STREAM_NAME(null, true, false, ValueRule.STREAM_NAME),
-    JETSTREAM_ACK_TIMEOUT_SECS("30", true, false,
-        ValueRule.intRange(10, 120, "jetstream_ack_timeout_secs must be between 10 and 120 seconds")),
-    COMMENT(null, false, false, ValueRule.TEXT),
-    PUBLISH_WINDOW("1024", true, false,
-        ValueRule.intRange(1, 4096, "publish_window must be between 1 and 4096")),
-    MSG_ID("content", true, false, (key, value) -> MsgIdMode.parse(value).isPresent() ? Optional.empty()
+    ENABLE("off", true, false, null, ValueRule.BOOLEAN),
+    ADDRESS(null, true, false, "servers", ValueRule.ADDRESS),
+    SUBJECT(null, true, false, "subject", ValueRule.SUBJECT),
+    USERNAME(null, true, false, "userPassword", ValueRule.TEXT),
+    PASSWORD(null, true, true, "userPassword", ValueRule.TEXT),
+    TOKEN(null, true, true, "token", ValueRule.TEXT),
+    CREDENTIALS_FILE(null, true, false, "credentialsFile", ValueRule.ABSOLUTE_PATH),
+    TLS_CA(null, true, false, "tlsCa", ValueRule.ABSOLUTE_PATH),
+    TLS_CLIENT_CERT(null, true, false, "tlsClientCertificate", ValueRule.ABSOLUTE_PATH),
+    TLS_CLIENT_KEY(null, true, false, "tlsClientCertificate", ValueRule.ABSOLUTE_PATH),
+    TLS_REQUIRED("off", true, false, "tlsCa", ValueRule.BOOLEAN),
+    QUEUE_DIR(null, true, false, "queueDir", ValueRule.ABSOLUTE_PATH),
+    QUEUE_LIMIT(Long.toString(TargetSettings.DEFAULT_QUEUE_LIMIT), true, false, "queueLimit",
+        ValueRule.atLeast(1)),
+    JETSTREAM_ENABLE("off", true, false, "jetStream", ValueRule.BOOLEAN),
+    JETSTREAM_STREAM_NAME(null, true, false, "jetStream", ValueRule.STREAM_NAME),
+    JETSTREAM_ACK_TIMEOUT_SECS("30", true, false, "ackTimeout",
+        ValueRule.intRange(10, 120, " must be between 10 and 120 seconds")),
+    COMMENT(null, false, false, null, ValueRule.TEXT),
+    PUBLISH_WINDOW("1024", true, false, "publishWindow",
+        ValueRule.intRange(1, 4096, " must be between 1 and 4096")),
+    MSG_ID("content", true, false, "msgIds", (key, value) -> MsgIdMode.parse(value).isPresent() ? Optional.empty()
         : Optional.of(key + " must be content or random: " + value));
 
     private static final List<ConfigKey> LONGEST_FIRST = Arrays.stream(values())
@@ -42,12 +43,14 @@ public enum ConfigKey {
     private final String defaultValue;
     private final boolean hasEnvForm;
     private final boolean secret;
+    private final String builderMethod;
     private final ValueRule rule;
 
-    ConfigKey(String defaultValue, boolean hasEnvForm, boolean secret, ValueRule rule) {
+    ConfigKey(String defaultValue, boolean hasEnvForm, boolean secret, String builderMethod, ValueRule rule) {
         this.defaultValue = defaultValue;
         this.hasEnvForm = hasEnvForm;
         this.secret = secret;
+        this.builderMethod = builderMethod;
         this.rule = rule;
     }
 
@@ -71,7 +74,18 @@ public enum ConfigKey {
         return secret;
     }
 
-    /** The check applied to the key's own value. */
+    /**
+     * The {@code SinkBuilder} method that sets the key, e.g. {@code queueDir}; empty for the keys
+     * the builder does not expose ({@code enable}, {@code comment}).
+     */
+    public Optional<String> builderMethod() {
+        return Optional.ofNullable(builderMethod);
+    }
+
+    /**
+     * The check of the key's own value in its written form; the first argument is how the message
+     * names the key ({@code queue_dir}, {@code queueDir(...)}).
+     */
     public ValueRule rule() {
         return rule;
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The entry point of configuration: merges the config file and the environment (the environment
@@ -21,6 +22,16 @@ public final class ConfigLoader {
 
     /** Resolves {@code env} over the optional {@code file}. Never throws for bad input. */
     public static LoadedConfig load(Map<String, String> env, Optional<Path> file) {
+        return load(env, file, settings -> { });
+    }
+
+    /**
+     * Like {@link #load(Map, Optional)}, with {@code overlay} given each target's settings after
+     * they are read from the keys and before they are validated: the library's builder lays its
+     * own typed values over what an environment map gave.
+     */
+    public static LoadedConfig load(Map<String, String> env, Optional<Path> file,
+                                    Consumer<TargetSettings.Builder> overlay) {
         List<ConfigProblem> errors = new ArrayList<>();
         List<ConfigProblem> warnings = new ArrayList<>();
         Map<String, String> merged = new LinkedHashMap<>();
@@ -35,7 +46,9 @@ public final class ConfigLoader {
             TargetVariables.Split split = TargetVariables.split(kind, merged);
             errors.addAll(split.problems());
             for (TargetInput input : split.instances()) {
-                TargetValidation v = TargetValidator.validate(input);
+                TargetInput.Read read = input.read();
+                overlay.accept(read.settings());
+                TargetValidation v = TargetValidator.validate(read);
                 errors.addAll(v.errors());
                 warnings.addAll(v.warnings());
                 v.target().ifPresent(targets::add);

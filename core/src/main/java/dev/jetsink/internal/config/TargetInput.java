@@ -1,12 +1,21 @@
 package dev.jetsink.internal.config;
 
+import dev.jetsink.ConfigProblem;
+import dev.jetsink.MsgIdMode;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The raw values of one target instance, whatever their source (environment, config file or admin
- * {@code key_values}), with the names to report problems under.
+ * {@code key_values}), with the names to report problems under; {@link #read()} turns them into
+ * {@link TargetSettings}, the daemon's one reader of its keys.
  *
  * @param kind   notify or audit
  * @param id     instance id, lower-cased
@@ -51,5 +60,101 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
     /** {@code notify primary:nats}. */
     public String displayId() {
         return kind.label() + " " + id + ":nats";
+    }
+
+    /**
+     * What {@link #read()} made of the values.
+     *
+     * @param settings the typed values, named by the variables that set them; a value that does
+     *                 not read is left unset
+     * @param errors   values that do not read, e.g. {@code Invalid tls_required boolean value: tru}
+     * @param warnings values read in their documented fallback ({@code queue_limit 0} is the default)
+     */
+    public record Read(TargetSettings.Builder settings, List<ConfigProblem> errors, List<ConfigProblem> warnings) {
+        public Read {
+            Objects.requireNonNull(settings, "settings");
+            errors = List.copyOf(errors);
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /**
+     * Reads every value into its type. Only the form is checked here (a boolean spelling, a
+     * number, a path); whether a value is acceptable is {@link TargetValidator}'s question, so
+     * the builder's values meet the same rules.
+     */
+    public Read read() {
+        List<ConfigProblem> errors = new ArrayList<>();
+        List<ConfigProblem> warnings = new ArrayList<>();
+        TargetSettings.Builder settings = TargetSettings.builder(kind, id,
+            key -> TargetSettings.Origin.variable(variableOf(key), key));
+        values.forEach((key, raw) -> {
+            TargetSettings.Origin origin = TargetSettings.Origin.variable(raw.variable(), key);
+            try {
+                settings.put(key, parse(key, raw.value()), origin);
+            } catch (Unreadable e) {
+                errors.add(ConfigProblem.value(displayId(), raw.variable(), e.getMessage()));
+            }
+            if (key == ConfigKey.QUEUE_LIMIT && fallsBack(raw.value())) {
+                warnings.add(ConfigProblem.warning(displayId(), raw.variable(), "queue_limit " + raw.value()
+                    + " is not a positive whole number; using " + TargetSettings.DEFAULT_QUEUE_LIMIT));
+            }
+        });
+        return new Read(settings, errors, warnings);
+    }
+
+    /**
+     * {@code value} as {@code key}'s type. {@code queue_limit} never fails: unparsable, zero or
+     * negative means the default (the origin system reads an unsigned count).
+     *
+     * @throws Unreadable naming the key when the value does not have the key's form
+     */
+    static Object parse(ConfigKey key, String value) {
+        String v = value.trim();
+        return switch (key) {
+            case ENABLE, TLS_REQUIRED, JETSTREAM_ENABLE -> BooleanValue.parse(v)
+                .orElseThrow(() -> new Unreadable(BooleanValue.invalid(key.keyName(), v)));
+            case ADDRESS -> Arrays.stream(v.split(",", -1)).map(String::trim).toList();
+            case SUBJECT, USERNAME, JETSTREAM_STREAM_NAME, COMMENT -> v;
+            case PASSWORD, TOKEN -> new Secret(v);
+            case CREDENTIALS_FILE, TLS_CA, TLS_CLIENT_CERT, TLS_CLIENT_KEY, QUEUE_DIR -> {
+                try {
+                    yield Path.of(v);
+                } catch (InvalidPathException e) {
+                    throw new Unreadable(key.keyName() + " is not a valid path: " + v);
+                }
+            }
+            case QUEUE_LIMIT -> fallsBack(v) ? TargetSettings.DEFAULT_QUEUE_LIMIT : Long.parseLong(v);
+            case JETSTREAM_ACK_TIMEOUT_SECS -> Duration.ofSeconds(wholeNumber(key, v));
+            case PUBLISH_WINDOW -> wholeNumber(key, v);
+            case MSG_ID -> MsgIdMode.parse(v).orElseThrow(() ->
+                new Unreadable(key.rule().check(key.keyName(), v).orElseThrow()));
+        };
+    }
+
+    // Not a number reads as the key's range message: the operator learns the range either way.
+    private static int wholeNumber(ConfigKey key, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new Unreadable(key.rule().check(key.keyName(), value).orElseThrow());
+        }
+    }
+
+    private static boolean fallsBack(String value) {
+        try {
+            return Long.parseLong(value.trim()) <= 0;
+        } catch (NumberFormatException e) {
+            return true;
+        }
+    }
+
+    /** A value without its key's form; the message names the key. */
+    static final class Unreadable extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Unreadable(String message) {
+            super(message, null, false, false);
+        }
     }
 }

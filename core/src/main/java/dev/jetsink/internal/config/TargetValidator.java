@@ -1,10 +1,8 @@
 package dev.jetsink.internal.config;
 
 import dev.jetsink.ConfigProblem;
-import dev.jetsink.MsgIdMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,9 +12,10 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * Validates one target (DESIGN.md "Configuration") and builds its {@link TargetConfig}. Startup,
- * {@code check-config} and the admin validation path all come through here, so they give the same
- * texts.
+ * Validates one target's {@link TargetSettings} (DESIGN.md "Configuration") and builds its
+ * {@link TargetConfig}. Startup, {@code check-config}, the admin validation path and the library's
+ * {@code SinkBuilder} all come through here, so one rule gives one text, worded in the terms of
+ * whoever gave the value.
  */
 public final class TargetValidator {
     private TargetValidator() {
@@ -51,117 +50,169 @@ public final class TargetValidator {
         return new TargetValidation(Optional.empty(), result.enabled(), errors, result.warnings());
     }
 
-    /** Validates {@code input}: every error at once, and the config when there is none. */
+    /** Reads and validates {@code input}: every error at once, and the config when there is none. */
     public static TargetValidation validate(TargetInput input) {
-        List<ConfigProblem> errors = new ArrayList<>();
-        List<ConfigProblem> warnings = new ArrayList<>();
-        String target = input.displayId();
-        for (ConfigKey key : ConfigKey.values()) {
-            input.value(key).flatMap(v -> key.rule().check(key.keyName(), v))
-                .ifPresent(msg -> errors.add(ConfigProblem.value(target, input.variableOf(key), msg)));
+        return validate(input.read());
+    }
+
+    /** Validates what a reader read: its errors and warnings come first, then the settings'. */
+    static TargetValidation validate(TargetInput.Read read) {
+        TargetValidation v = validate(read.settings().build());
+        List<ConfigProblem> errors = new ArrayList<>(read.errors());
+        errors.addAll(v.errors());
+        List<ConfigProblem> warnings = new ArrayList<>(read.warnings());
+        warnings.addAll(v.warnings());
+        return new TargetValidation(errors.isEmpty() ? v.target() : Optional.empty(), v.enabled(), errors, warnings);
+    }
+
+    /**
+     * Validates typed {@code settings}, whichever reader made them: every error at once, each in
+     * the terms of the value's {@link TargetSettings.Origin}, and the config when there is none.
+     */
+    public static TargetValidation validate(TargetSettings settings) {
+        Rules rules = new Rules(settings, new ArrayList<>(), new ArrayList<>());
+        TargetSettings s = settings;
+        if (!s.servers().isEmpty()) {
+            rules.check(ConfigKey.ADDRESS, String.join(",", s.servers()));
         }
-        Rules rules = new Rules(input, errors);
-        boolean jetstream = rules.bool(ConfigKey.JETSTREAM_ENABLE);
-        rules.required(ConfigKey.ADDRESS, ConfigKey.ADDRESS.keyName() + " is required");
-        rules.required(ConfigKey.SUBJECT, ConfigKey.SUBJECT.keyName() + " is required");
-        input.value(ConfigKey.SUBJECT).filter(v -> ConfigKey.SUBJECT.rule().check(ConfigKey.SUBJECT.keyName(), v).isEmpty())
-            .ifPresent(v -> {
-                try {
-                    SubjectTemplate.parse(ConfigKey.SUBJECT.keyName(), v, input.kind());
-                } catch (IllegalArgumentException e) {
-                    errors.add(ConfigProblem.value(target, input.variableOf(ConfigKey.SUBJECT), e.getMessage()));
-                }
-            });
-        if (jetstream) {
-            rules.required(ConfigKey.JETSTREAM_STREAM_NAME, "jetstream_stream_name is required when jetstream_enable is on");
-            rules.required(ConfigKey.QUEUE_DIR, "queue_dir is required when jetstream_enable is on");
+        s.subject().filter(v -> rules.notBlank(ConfigKey.SUBJECT, v) && rules.check(ConfigKey.SUBJECT, v)).ifPresent(v -> {
+            try {
+                SubjectTemplate.parse(rules.term(ConfigKey.SUBJECT), v, s.kind());
+            } catch (IllegalArgumentException e) {
+                rules.error(ConfigKey.SUBJECT, e.getMessage());
+            }
+        });
+        s.streamName().filter(v -> rules.notBlank(ConfigKey.JETSTREAM_STREAM_NAME, v))
+            .ifPresent(v -> rules.check(ConfigKey.JETSTREAM_STREAM_NAME, v));
+        s.username().ifPresent(v -> rules.notBlank(ConfigKey.USERNAME, v));
+        s.password().ifPresent(v -> rules.notBlank(ConfigKey.PASSWORD, v.reveal()));
+        s.token().ifPresent(v -> rules.notBlank(ConfigKey.TOKEN, v.reveal()));
+        for (ConfigKey key : PATHS) {
+            rules.path(key).ifPresent(p -> rules.check(key, p.toString()));
         }
-        rules.pair(ConfigKey.USERNAME, ConfigKey.PASSWORD);
-        rules.pair(ConfigKey.TLS_CLIENT_CERT, ConfigKey.TLS_CLIENT_KEY);
+        rules.check(ConfigKey.QUEUE_LIMIT, Long.toString(s.queueLimit()));
+        if (s.ackTimeout().toNanos() % 1_000_000_000L != 0) {
+            rules.error(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS,
+                rules.term(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS) + " must be whole seconds: " + s.ackTimeout());
+        } else {
+            rules.check(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, Long.toString(s.ackTimeout().toSeconds()));
+        }
+        rules.check(ConfigKey.PUBLISH_WINDOW, Integer.toString(s.publishWindow()));
+        rules.required(ConfigKey.ADDRESS, !s.servers().isEmpty(), "");
+        rules.required(ConfigKey.SUBJECT, s.subject().isPresent(), "");
+        if (s.jetStream()) {
+            String when = " when " + rules.term(ConfigKey.JETSTREAM_ENABLE) + " is on";
+            rules.required(ConfigKey.JETSTREAM_STREAM_NAME, s.streamName().isPresent(), when);
+            rules.required(ConfigKey.QUEUE_DIR, s.queueDir().isPresent(), when);
+        }
+        rules.pair(ConfigKey.USERNAME, s.username().isPresent(), ConfigKey.PASSWORD, s.password().isPresent());
+        rules.pair(ConfigKey.TLS_CLIENT_CERT, s.tlsClientCert().isPresent(),
+            ConfigKey.TLS_CLIENT_KEY, s.tlsClientKey().isPresent());
         rules.oneAuthMethod();
-        input.value(ConfigKey.QUEUE_LIMIT).filter(QueueLimit::fallsBack).ifPresent(v -> warnings.add(
-            ConfigProblem.warning(target, input.variableOf(ConfigKey.QUEUE_LIMIT),
-                "queue_limit " + v + " is not a positive whole number; using " + QueueLimit.DEFAULT)));
         for (ConfigKey file : List.of(ConfigKey.CREDENTIALS_FILE, ConfigKey.TLS_CA, ConfigKey.TLS_CLIENT_CERT, ConfigKey.TLS_CLIENT_KEY)) {
-            unreadable(input, file).ifPresent(warnings::add);
+            rules.unreadable(file);
         }
-        boolean enabled = input.value(ConfigKey.ENABLE).flatMap(BooleanValue::parse).orElse(false);
-        if (!errors.isEmpty()) {
-            return new TargetValidation(Optional.empty(), enabled, errors, warnings);
-        }
-        return new TargetValidation(Optional.of(build(input, jetstream)), enabled, errors, warnings);
+        Optional<TargetConfig> config = rules.errors().isEmpty() ? Optional.of(build(s)) : Optional.empty();
+        return new TargetValidation(config, s.enabled(), rules.errors(), rules.warnings());
     }
 
-    private static TargetConfig build(TargetInput in, boolean jetstream) {
+    private static final List<ConfigKey> PATHS = List.of(ConfigKey.CREDENTIALS_FILE, ConfigKey.TLS_CA,
+        ConfigKey.TLS_CLIENT_CERT, ConfigKey.TLS_CLIENT_KEY, ConfigKey.QUEUE_DIR);
+
+    private static TargetConfig build(TargetSettings s) {
         return new TargetConfig(
-            in.kind(), in.id(),
-            ServerAddress.parse(in.value(ConfigKey.ADDRESS).orElseThrow()).orElseThrow(),
-            in.value(ConfigKey.SUBJECT).orElseThrow(),
-            in.value(ConfigKey.USERNAME),
-            in.value(ConfigKey.PASSWORD).map(Secret::new),
-            in.value(ConfigKey.TOKEN).map(Secret::new),
-            path(in, ConfigKey.CREDENTIALS_FILE), path(in, ConfigKey.TLS_CA),
-            path(in, ConfigKey.TLS_CLIENT_CERT), path(in, ConfigKey.TLS_CLIENT_KEY),
-            in.value(ConfigKey.TLS_REQUIRED).flatMap(BooleanValue::parse).orElse(false),
-            path(in, ConfigKey.QUEUE_DIR),
-            QueueLimit.parse(valueOrDefault(in, ConfigKey.QUEUE_LIMIT)),
-            jetstream,
-            in.value(ConfigKey.JETSTREAM_STREAM_NAME),
-            Duration.ofSeconds(Integer.parseInt(valueOrDefault(in, ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS))),
-            in.value(ConfigKey.COMMENT),
-            Integer.parseInt(valueOrDefault(in, ConfigKey.PUBLISH_WINDOW)),
-            MsgIdMode.parse(valueOrDefault(in, ConfigKey.MSG_ID)).orElse(MsgIdMode.CONTENT));
+            s.kind(), s.id(),
+            ServerAddress.parse(String.join(",", s.servers())).orElseThrow(),
+            s.subject().orElseThrow(),
+            s.username(), s.password(), s.token(),
+            s.credentialsFile(), s.tlsCa(), s.tlsClientCert(), s.tlsClientKey(),
+            s.tlsRequired(), s.queueDir(), s.queueLimit(),
+            s.jetStream(), s.streamName(), s.ackTimeout(), s.comment(), s.publishWindow(), s.msgIds());
     }
 
-    private static String valueOrDefault(TargetInput in, ConfigKey key) {
-        return in.value(key).or(key::defaultValue).orElseThrow().trim();
-    }
-
-    private static Optional<Path> path(TargetInput in, ConfigKey key) {
-        return in.value(key).map(Path::of);
-    }
-
-    // File contents are a connection matter (DESIGN.md "NATS connection"): the target runs and
-    // retries, so only warn.
-    private static Optional<ConfigProblem> unreadable(TargetInput in, ConfigKey key) {
-        return in.value(key)
-            .filter(v -> ValueRule.ABSOLUTE_PATH.check(key.keyName(), v).isEmpty())
-            .filter(v -> !Files.isReadable(Path.of(v)))
-            .map(v -> ConfigProblem.warning(in.displayId(), in.variableOf(key),
-                key.keyName() + " file is not readable: " + v));
-    }
-
-    /** The rules that look at more than one key. */
-    private record Rules(TargetInput in, List<ConfigProblem> errors) {
-        boolean bool(ConfigKey key) {
-            return in.value(key).flatMap(BooleanValue::parse).orElse(false);
+    /** The rules, each filing its problem under the origin of the key at fault. */
+    private record Rules(TargetSettings in, List<ConfigProblem> errors, List<ConfigProblem> warnings) {
+        String term(ConfigKey key) {
+            return in.origin(key).term();
         }
 
-        void required(ConfigKey key, String message) {
-            if (in.value(key).isEmpty()) {
-                errors.add(ConfigProblem.value(in.displayId(), in.variableOf(key), message));
+        void error(ConfigKey key, String message) {
+            errors.add(ConfigProblem.value(in.displayId(), in.origin(key).variable(), message));
+        }
+
+        /** The key's own check of {@code written}; true when it passes. */
+        boolean check(ConfigKey key, String written) {
+            Optional<String> problem = key.rule().check(term(key), written);
+            problem.ifPresent(m -> error(key, m));
+            return problem.isEmpty();
+        }
+
+        /** True unless {@code value} is blank, which the daemon's keys cannot be (blank reads as unset). */
+        boolean notBlank(ConfigKey key, String value) {
+            if (value.isBlank()) {
+                error(key, term(key) + " must not be empty");
+            }
+            return !value.isBlank();
+        }
+
+        /** The key's path, unless it is the empty path, which is reported: it would mean the working directory. */
+        Optional<Path> path(ConfigKey key) {
+            Optional<Path> path = pathOf(key);
+            if (path.isPresent() && path.get().toString().isEmpty()) {
+                error(key, term(key) + " must not be the empty path (it would mean the working directory)");
+                return Optional.empty();
+            }
+            return path;
+        }
+
+        private Optional<Path> pathOf(ConfigKey key) {
+            return switch (key) {
+                case CREDENTIALS_FILE -> in.credentialsFile();
+                case TLS_CA -> in.tlsCa();
+                case TLS_CLIENT_CERT -> in.tlsClientCert();
+                case TLS_CLIENT_KEY -> in.tlsClientKey();
+                case QUEUE_DIR -> in.queueDir();
+                default -> throw new IllegalArgumentException(key + " is not a path");
+            };
+        }
+
+        void required(ConfigKey key, boolean present, String when) {
+            if (!present) {
+                error(key, term(key) + " is required" + when);
             }
         }
 
-        void pair(ConfigKey a, ConfigKey b) {
-            if (in.value(a).isPresent() != in.value(b).isPresent()) {
-                ConfigKey missing = in.value(a).isPresent() ? b : a;
-                errors.add(ConfigProblem.value(in.displayId(), in.variableOf(missing),
-                    a.keyName() + " and " + b.keyName() + " must be set together"));
+        void pair(ConfigKey a, boolean hasA, ConfigKey b, boolean hasB) {
+            if (hasA != hasB) {
+                error(hasA ? b : a, term(a) + " and " + term(b) + " must be set together");
             }
         }
 
         void oneAuthMethod() {
             List<ConfigKey> methods = new ArrayList<>();
-            if (in.value(ConfigKey.USERNAME).isPresent() || in.value(ConfigKey.PASSWORD).isPresent()) {
-                methods.add(in.value(ConfigKey.USERNAME).isPresent() ? ConfigKey.USERNAME : ConfigKey.PASSWORD);
+            if (in.username().isPresent() || in.password().isPresent()) {
+                methods.add(in.username().isPresent() ? ConfigKey.USERNAME : ConfigKey.PASSWORD);
             }
-            Stream.of(ConfigKey.TOKEN, ConfigKey.CREDENTIALS_FILE)
-                .filter(k -> in.value(k).isPresent()).forEach(methods::add);
+            if (in.token().isPresent()) {
+                methods.add(ConfigKey.TOKEN);
+            }
+            if (in.credentialsFile().isPresent()) {
+                methods.add(ConfigKey.CREDENTIALS_FILE);
+            }
             if (methods.size() > 1) {
-                errors.add(ConfigProblem.value(in.displayId(), in.variableOf(methods.get(methods.size() - 1)),
-                    "only one auth method may be set (username/password, token or credentials_file)"));
+                String userPassword = term(ConfigKey.USERNAME).equals(term(ConfigKey.PASSWORD))
+                    ? term(ConfigKey.USERNAME) : term(ConfigKey.USERNAME) + "/" + term(ConfigKey.PASSWORD);
+                error(methods.get(methods.size() - 1), "only one auth method may be set (" + userPassword + ", "
+                    + term(ConfigKey.TOKEN) + " or " + term(ConfigKey.CREDENTIALS_FILE) + ")");
             }
+        }
+
+        // File contents are a connection matter (DESIGN.md "NATS connection"): the target runs and
+        // retries, so only warn.
+        void unreadable(ConfigKey key) {
+            pathOf(key).filter(p -> p.isAbsolute() && !Files.isReadable(p))
+                .ifPresent(p -> warnings.add(ConfigProblem.warning(in.displayId(), in.origin(key).variable(),
+                    term(key) + " file is not readable: " + p)));
         }
     }
 }

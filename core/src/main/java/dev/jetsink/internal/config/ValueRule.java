@@ -64,20 +64,29 @@ public interface ValueRule {
         ? Optional.of(key + " must not contain whitespace, '.', '*', '>', '/' or '\\': " + value)
         : Optional.empty();
 
-    /**
-     * Unparsable, zero or negative means the default (DESIGN.md "Configuration"), so never an
-     * error; see {@link QueueLimit}.
-     */
-    ValueRule QUEUE_LIMIT = TEXT;
+    /** A whole number of at least {@code min}. */
+    static ValueRule atLeast(long min) {
+        return (key, value) -> {
+            try {
+                return Long.parseLong(value.trim()) >= min ? Optional.empty()
+                    : Optional.of(key + " must be at least " + min + ": " + value);
+            } catch (NumberFormatException e) {
+                return Optional.of(key + " must be a whole number of at least " + min + ": " + value);
+            }
+        };
+    }
 
-    /** A whole number in {@code [min, max]}; {@code message} is the complete error text. */
-    static ValueRule intRange(int min, int max, String message) {
+    /**
+     * A whole number in {@code [min, max]}; the message is the key followed by {@code saying},
+     * e.g. {@code " must be between 1 and 4096"}, and never echoes the value.
+     */
+    static ValueRule intRange(int min, int max, String saying) {
         return (key, value) -> {
             try {
                 int n = Integer.parseInt(value.trim());
-                return n >= min && n <= max ? Optional.empty() : Optional.of(message);
+                return n >= min && n <= max ? Optional.empty() : Optional.of(key + saying);
             } catch (NumberFormatException e) {
-                return Optional.of(message);
+                return Optional.of(key + saying);
             }
         };
     }

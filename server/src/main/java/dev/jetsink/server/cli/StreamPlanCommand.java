@@ -136,7 +136,8 @@ public final class StreamPlanCommand implements Callable<Integer> {
 
     /** The same range and text as the configuration key, so operators see one rule. */
     private int ackTimeoutSecs() {
-        check(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS.rule().check("--ack-timeout", ackTimeout));
+        ConfigKey key = ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS;
+        check(key.rule().check(key.keyName(), ackTimeout));
         return Integer.parseInt(ackTimeout.trim());
     }
 

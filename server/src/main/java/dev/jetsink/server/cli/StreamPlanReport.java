@@ -1,7 +1,7 @@
 package dev.jetsink.server.cli;
 
 import dev.jetsink.internal.config.ConfigKey;
-import dev.jetsink.internal.config.QueueLimit;
+import dev.jetsink.internal.config.TargetSettings;
 import dev.jetsink.internal.config.TargetKind;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -52,7 +52,7 @@ public final class StreamPlanReport {
         queue.ifPresentOrElse(q -> printSizing(out, q), () -> {
             out.println("  give --peak-rate R --outage-secs T: queue_limit >= R x T plus headroom");
             out.println("  (e.g. 50 events/s through a one-hour outage: 50 x 3600 = 180000); default limit "
-                + QueueLimit.DEFAULT);
+                + TargetSettings.DEFAULT_QUEUE_LIMIT);
         });
     }
 
@@ -63,8 +63,8 @@ public final class StreamPlanReport {
         setting(out, ConfigKey.QUEUE_LIMIT, Long.toString(q.suggestedLimit()));
         out.println("  disk for queue_dir: about " + mebibytes(q.diskBytes(eventBytes)) + " MiB at " + eventBytes
             + " B per event (payload + ~" + QueueSizing.ENTRY_OVERHEAD_BYTES + " B per entry)");
-        if (q.suggestedLimit() < QueueLimit.DEFAULT) {
-            out.println("  (below the default " + QueueLimit.DEFAULT + "; keeping the default is also fine)");
+        if (q.suggestedLimit() < TargetSettings.DEFAULT_QUEUE_LIMIT) {
+            out.println("  (below the default " + TargetSettings.DEFAULT_QUEUE_LIMIT + "; keeping the default is also fine)");
         }
     }
 
