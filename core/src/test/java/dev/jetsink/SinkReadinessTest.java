@@ -5,11 +5,8 @@ import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,7 +16,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /**
  * Setup failures are loud (issue #24): {@link Sink#awaitReady} names a stream that cannot work
  * and a server that cannot be reached, the API boundary refuses a null event, drain on a closed
- * sink says false, and a sink left open does not keep its JVM alive.
+ * sink says false.
  */
 class SinkReadinessTest extends ServerTestBase {
     private static final String STREAM = "SINK";

@@ -33,6 +33,8 @@ public final class NatsServer implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+    /** How long {@link #pause()} and {@link #resume()} wait for the threads to take the signal. */
+    private static final Duration SIGNAL_TIMEOUT = Duration.ofSeconds(5);
     /**
      * The port {@code -p -1} picked lies in the kernel's ephemeral range, so while the server is
      * down an outgoing connection of any process may hold it for a while: keep trying for ~30 s.
@@ -122,14 +124,29 @@ public final class NatsServer implements AutoCloseable {
         }
     }
 
-    /** Freezes the process with SIGSTOP: connections stay open but nothing is answered. */
+    /**
+     * Freezes the process with SIGSTOP: connections stay open but nothing is answered. Returns once
+     * every thread of the process is stopped ({@code kill} returns before that), so nothing the
+     * server does can happen after this call.
+     *
+     * @throws IllegalStateException if the threads are not all stopped within 5 s
+     */
     public synchronized void pause() {
-        Signals.send("STOP", pid());
+        long pid = pid();
+        Signals.send("STOP", pid);
+        TaskStates.await(pid, TaskStates::allStopped, SIGNAL_TIMEOUT, "stopped after SIGSTOP");
     }
 
-    /** Continues a process frozen by {@link #pause()} with SIGCONT. */
+    /**
+     * Continues a process frozen by {@link #pause()} with SIGCONT; returns once no thread of it is
+     * stopped.
+     *
+     * @throws IllegalStateException if some thread is still stopped after 5 s
+     */
     public synchronized void resume() {
-        Signals.send("CONT", pid());
+        long pid = pid();
+        Signals.send("CONT", pid);
+        TaskStates.await(pid, TaskStates::noneStopped, SIGNAL_TIMEOUT, "running after SIGCONT");
     }
 
     /** {@code nats://127.0.0.1:<port>}. */

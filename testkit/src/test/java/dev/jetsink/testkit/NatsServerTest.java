@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 class NatsServerTest {
@@ -74,6 +75,38 @@ class NatsServerTest {
 
             assertThat(ack.get(10, TimeUnit.SECONDS).getSeqno()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void pauseReturnsOnlyOnceEveryServerThreadIsStoppedAndResumeOnceNoneIs() throws Exception {
+        try (NatsServer nats = NatsServer.startDefault();
+             Connection conn = Nats.connect(new Options.Builder().server(nats.url())
+                     .pingInterval(Duration.ofMinutes(1)).build())) {
+            Streams.create(conn, StreamSpec.of("FROZEN", "frozen").build());
+            JetStream js = conn.jetStream();
+
+            nats.pause();
+
+            assertThat(TaskStates.of(nats.pid())).as("thread states right after pause()")
+                    .isNotEmpty().allMatch(s -> s == 'T' || s == 't');
+            assertThatThrownBy(() -> conn.flush(Duration.ofMillis(300))).isInstanceOf(TimeoutException.class);
+            assertThatThrownBy(() -> js.publish("frozen", new byte[] {1},
+                    PublishOptions.builder().streamTimeout(Duration.ofMillis(300)).build()))
+                    .isInstanceOf(IOException.class).hasMessageContaining("Timeout");
+
+            nats.resume();
+
+            assertThat(TaskStates.of(nats.pid())).as("thread states right after resume()")
+                    .isNotEmpty().noneMatch(s -> s == 'T' || s == 't');
+            conn.flush(Duration.ofSeconds(5));
+        }
+    }
+
+    @Test
+    void threadStateIsReadAfterTheLastParenthesisOfTheName() {
+        assertThat(TaskStates.stateOf("4242 (nats-server) T 1 4242 4242 0 -1")).isEqualTo('T');
+        assertThat(TaskStates.stateOf("4243 (odd) name) (x) S 1 4242 4242 0 -1")).isEqualTo('S');
+        assertThatThrownBy(() -> TaskStates.stateOf("garbage")).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

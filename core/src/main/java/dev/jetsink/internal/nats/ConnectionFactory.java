@@ -20,8 +20,15 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
 
 /**
@@ -29,9 +36,16 @@ import javax.net.ssl.SSLException;
  * token or {@code .creds}), TLS from PEM with host name verification ({@link PemTls}), endless
  * reconnects, and the request cleanup interval the dispatcher needs above its ack timeout (jnats
  * cancels {@code publishAsync} futures older than that interval — NATS-NOTES). Failures come back as
- * one typed {@link ConnectFailedException} whose text never carries a secret.
+ * one typed {@link ConnectFailedException} whose text never carries a secret. Every thread jnats
+ * starts for the connection is a daemon thread named {@code jetsink-nats-<name>-...} that ends
+ * once idle, so a connection nobody closed does not keep the JVM alive.
  */
 public final class ConnectionFactory {
+    /** How long an idle pool thread lives; after a connection closes its threads end within this. */
+    static final Duration IDLE_THREAD_KEEP_ALIVE = Duration.ofSeconds(1);
+    /** jnats' own timer pool size: ping, request cleanup and the socket write watch. */
+    private static final int TIMER_THREADS = 3;
+
     /** jnats' own default; the dispatcher raises it above the JetStream ack timeout. */
     public static final Duration DEFAULT_REQUEST_CLEANUP_INTERVAL = Duration.ofSeconds(5);
     /** jnats' own default per-server connect timeout. */
@@ -87,6 +101,7 @@ public final class ConnectionFactory {
                 .connectionTimeout(min(connectTimeout, attemptTimeout))
                 .maxReconnects(-1)
                 .requestCleanupInterval(requestCleanupInterval);
+        daemonThreads(b);
         // The one place secrets are revealed: handing them to jnats.
         settings.username().ifPresent(user ->
                 b.userInfo(user.toCharArray(), settings.password().orElseThrow().reveal().toCharArray()));
@@ -147,7 +162,28 @@ public final class ConnectionFactory {
             abandon(attempt, result);
             throw e;
         } catch (ExecutionException e) {
+            // jnats reports why (TLS, refused) to the error listener on the callback executor
+            awaitCallbacks(options);
             throw classify(e.getCause(), recorder);
+        }
+    }
+
+    /**
+     * Closes a connection made here and returns once the callbacks it queued, the CLOSED event
+     * among them, have run, as jnats' own close does with the callback executor it owns.
+     */
+    public static void close(Connection connection) throws InterruptedException {
+        connection.close();
+        awaitCallbacks(connection.getOptions());
+    }
+
+    /** Waits, at most a connect timeout as jnats does, for a task queued behind every callback so far. */
+    private static void awaitCallbacks(Options options) throws InterruptedException {
+        try {
+            options.getCallbackExecutor().submit(() -> { })
+                    .get(options.getConnectionTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException | TimeoutException | RejectedExecutionException e) {
+            // a callback still running (or an embedder's executor shut down): go on, as jnats would
         }
     }
 
@@ -162,6 +198,54 @@ public final class ConnectionFactory {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * jnats' own threads are not daemons, so a sink its caller never closed (an exception on the
+     * way out of {@code main}) would keep the JVM running. jnats is given daemon pools instead,
+     * before the customizer runs (an embedder's own pools still win): the worker pool (socket
+     * reader and writer, dispatchers), the timers, and one in-order thread each for connecting
+     * and for callbacks. jnats never shuts down a pool it was given, nor, in 2.26.2, the executors
+     * it builds from given thread factories (so those would leak a thread per connection), so
+     * every pool here lets its threads end once idle: after a close (jnats cancels its timer tasks
+     * then) they are gone within {@link #IDLE_THREAD_KEEP_ALIVE}. What jnats' close did with its
+     * own callback executor, running the queued callbacks before returning, {@link #close} does.
+     */
+    private void daemonThreads(Options.Builder b) {
+        String name = "jetsink-nats-" + threadLabel(connectionName);
+        ThreadPoolExecutor work = new ThreadPoolExecutor(0, Integer.MAX_VALUE, IDLE_THREAD_KEEP_ALIVE.toMillis(),
+                TimeUnit.MILLISECONDS, new SynchronousQueue<>(), daemons(name + "-io"));
+        ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(TIMER_THREADS, daemons(name + "-timer"));
+        timers.setRemoveOnCancelPolicy(true);
+        timers.setKeepAliveTime(IDLE_THREAD_KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
+        timers.allowCoreThreadTimeOut(true);
+        b.executor(work)
+                .scheduledExecutor(timers)
+                .connectExecutor(inOrder(daemons(name + "-connect")))
+                .callbackExecutor(inOrder(daemons(name + "-callback")));
+    }
+
+    /** One thread, tasks in order (jnats' connection events must arrive in order), ending when idle. */
+    private static ThreadPoolExecutor inOrder(ThreadFactory threads) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, IDLE_THREAD_KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(), threads);
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /** {@code jetsink notify primary:nats} → {@code notify-primary:nats}: the name without the repeated product. */
+    static String threadLabel(String connectionName) {
+        String label = connectionName.replaceFirst("^jetsink[\\s-]*", "").trim().replaceAll("\\s+", "-");
+        return label.isEmpty() ? "connection" : label;
+    }
+
+    private static ThreadFactory daemons(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /**

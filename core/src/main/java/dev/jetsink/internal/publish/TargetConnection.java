@@ -153,7 +153,8 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
 
     private static void closeQuietly(Connection c) {
         try {
-            c.close();
+            // returns after the CLOSED event has been handled, as before jetsink gave jnats its pools
+            ConnectionFactory.close(c);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {

@@ -13,11 +13,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** What {@link ConnectionFactory} hands to jnats, and how it fails, without a NATS server. */
 class ConnectionFactoryTest {
@@ -43,6 +49,69 @@ class ConnectionFactoryTest {
         assertThat(options.getErrorListener()).isSameAs(errors);
         assertThat(options.getServers()).extracting(Object::toString).containsExactly("nats://127.0.0.1:4222");
         assertThat(options.getSslContext()).isNull();
+    }
+
+    @Test
+    void jnatsGetsDaemonPoolsWhoseIdleThreadsEnd() throws Exception {
+        Options options = ConnectionFactory.builder(ConnectionSettings.forAddress("127.0.0.1:4222"))
+                .connectionName("jetsink notify primary:nats").build().options(Duration.ofSeconds(30));
+
+        assertThat(options.getExecutor()).isInstanceOfSatisfying(ThreadPoolExecutor.class, pool -> {
+            assertThat(pool.getCorePoolSize()).isZero();
+            assertThat(pool.getKeepAliveTime(TimeUnit.MILLISECONDS)).isPositive();
+        });
+        assertThat(options.getScheduledExecutor()).isInstanceOfSatisfying(ScheduledThreadPoolExecutor.class,
+                timers -> assertThat(timers.allowsCoreThreadTimeOut()).isTrue());
+        assertThat(threadOf(options.getExecutor())).satisfies(daemonNamed("jetsink-nats-notify-primary:nats-io-"));
+        assertThat(threadOf(options.getScheduledExecutor()))
+                .satisfies(daemonNamed("jetsink-nats-notify-primary:nats-timer-"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(((ThreadPoolExecutor) options.getExecutor()).getPoolSize()).as("idle io threads").isZero();
+            assertThat(((ThreadPoolExecutor) options.getScheduledExecutor()).getPoolSize()).as("idle timers").isZero();
+        });
+
+        for (ExecutorService inOrder : List.of(options.getConnectExecutor(), options.getCallbackExecutor())) {
+            assertThat(inOrder).isInstanceOfSatisfying(ThreadPoolExecutor.class, pool -> {
+                assertThat(pool.getMaximumPoolSize()).as("one thread: events stay in order").isOne();
+                assertThat(pool.allowsCoreThreadTimeOut()).isTrue();
+            });
+        }
+        assertThat(threadOf(options.getConnectExecutor()))
+                .satisfies(daemonNamed("jetsink-nats-notify-primary:nats-connect-"));
+        assertThat(threadOf(options.getCallbackExecutor()))
+                .satisfies(daemonNamed("jetsink-nats-notify-primary:nats-callback-"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
+                ((ThreadPoolExecutor) options.getCallbackExecutor()).getPoolSize()).as("idle callback thread").isZero());
+    }
+
+    @Test
+    void anEmbeddersOwnExecutorWinsOverTheDaemonPool() throws Exception {
+        ExecutorService own = Executors.newCachedThreadPool();
+        try {
+            Options options = ConnectionFactory.builder(ConnectionSettings.forAddress("127.0.0.1:4222"))
+                    .options(b -> b.executor(own)).build().options(Duration.ofSeconds(30));
+            assertThat(options.getExecutor()).isSameAs(own);
+        } finally {
+            own.shutdownNow();
+        }
+    }
+
+    @Test
+    void threadNamesCarryTheConnectionNameWithoutTheProduct() {
+        assertThat(ConnectionFactory.threadLabel("jetsink notify primary:nats")).isEqualTo("notify-primary:nats");
+        assertThat(ConnectionFactory.threadLabel("jetsink-stream-plan")).isEqualTo("stream-plan");
+        assertThat(ConnectionFactory.threadLabel(ConnectionFactory.DEFAULT_CONNECTION_NAME)).isEqualTo("connection");
+    }
+
+    private static Thread threadOf(ExecutorService pool) throws Exception {
+        return pool.submit(Thread::currentThread).get(10, TimeUnit.SECONDS);
+    }
+
+    private static java.util.function.Consumer<Thread> daemonNamed(String prefix) {
+        return t -> {
+            assertThat(t.isDaemon()).as("%s is a daemon", t.getName()).isTrue();
+            assertThat(t.getName()).startsWith(prefix);
+        };
     }
 
     @Test
