@@ -98,9 +98,9 @@ class ConnectionFactoryTest {
 
     @Test
     void threadNamesCarryTheConnectionNameWithoutTheProduct() {
-        assertThat(ConnectionFactory.threadLabel("jetsink notify primary:nats")).isEqualTo("notify-primary:nats");
-        assertThat(ConnectionFactory.threadLabel("jetsink-stream-plan")).isEqualTo("stream-plan");
-        assertThat(ConnectionFactory.threadLabel(ConnectionFactory.DEFAULT_CONNECTION_NAME)).isEqualTo("connection");
+        assertThat(NatsThreads.threadLabel("jetsink notify primary:nats")).isEqualTo("notify-primary:nats");
+        assertThat(NatsThreads.threadLabel("jetsink-stream-plan")).isEqualTo("stream-plan");
+        assertThat(NatsThreads.threadLabel(ConnectionFactory.DEFAULT_CONNECTION_NAME)).isEqualTo("connection");
     }
 
     private static Thread threadOf(ExecutorService pool) throws Exception {
