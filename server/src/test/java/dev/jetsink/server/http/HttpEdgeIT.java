@@ -13,6 +13,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,57 +33,83 @@ class HttpEdgeIT {
     private static final int HEADER_LIMIT = 16 * 1024;
     /** An error body quotes at most 200 characters of the request; the rest is the message. */
     private static final int ERROR_BODY_MAX = 300;
+    private static final String ACCEPTED = TargetKind.NOTIFY.metricPrefix() + "total_messages";
+
+    /**
+     * One daemon serves every test but the broker restart (starting one takes seconds); each test
+     * gets a new stream of the same name and compares the accepted count with its value before.
+     */
+    private static FaultRig shared;
+    private double acceptedBefore;
+
+    @BeforeAll
+    static void startDaemon() throws Exception {
+        shared = FaultRig.notifyOnly();
+        try {
+            shared.startDaemon();
+        } catch (Exception | Error e) {
+            shared.close();
+            throw e;
+        }
+    }
+
+    @AfterAll
+    static void stopDaemon() throws Exception {
+        shared.close();
+    }
+
+    @BeforeEach
+    void newStream() throws Exception {
+        shared.recreateStream();
+        acceptedBefore = shared.metric(ACCEPTED);
+    }
 
     @Test
     void malformedChunkSizeIsAnswered4xx() throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon()) {
-            RawHttp.Response r = RawHttp.exchange(port(rig), RawHttp.ascii("POST /notify HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"));
-            assertThat(r.status()).as(r.statusLine()).isBetween(400, 499);
-            assertNothingAccepted(rig);
-        }
+        FaultRig rig = shared;
+        RawHttp.Response r = RawHttp.exchange(port(rig), RawHttp.ascii("POST /notify HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"));
+        assertThat(r.status()).as(r.statusLine()).isBetween(400, 499);
+        assertNothingAccepted(rig);
     }
 
     @Test
     void headerLongerThan16KiBIsAnswered431() throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon()) {
-            String big = "X-Big: " + "a".repeat(HEADER_LIMIT + 1) + "\r\n";
-            RawHttp.Response r = RawHttp.exchange(port(rig), notifyRequest(big, EventLoad.body(1)));
-            assertThat(r.status()).as(r.statusLine()).isEqualTo(431);
-            assertNothingAccepted(rig);
-        }
+        FaultRig rig = shared;
+        String big = "X-Big: " + "a".repeat(HEADER_LIMIT + 1) + "\r\n";
+        RawHttp.Response r = RawHttp.exchange(port(rig), notifyRequest(big, EventLoad.body(1)));
+        assertThat(r.status()).as(r.statusLine()).isEqualTo(431);
+        assertNothingAccepted(rig);
     }
 
     @Test
     void threeHundredSmallHeadersTotallingOver16KiBAreAnswered431() throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon()) {
-            StringBuilder headers = new StringBuilder();
-            for (int i = 0; i < 300; i++) {
-                headers.append("X-Filler-").append(i).append(": ").append("v".repeat(60)).append("\r\n");
-            }
-            assertThat(headers.length()).isGreaterThan(HEADER_LIMIT);
-            RawHttp.Response r = RawHttp.exchange(port(rig), notifyRequest(headers.toString(), EventLoad.body(1)));
-            assertThat(r.status()).as(r.statusLine()).isEqualTo(431);
-            assertNothingAccepted(rig);
+        FaultRig rig = shared;
+        StringBuilder headers = new StringBuilder();
+        for (int i = 0; i < 300; i++) {
+            headers.append("X-Filler-").append(i).append(": ").append("v".repeat(60)).append("\r\n");
         }
+        assertThat(headers.length()).isGreaterThan(HEADER_LIMIT);
+        RawHttp.Response r = RawHttp.exchange(port(rig), notifyRequest(headers.toString(), EventLoad.body(1)));
+        assertThat(r.status()).as(r.statusLine()).isEqualTo(431);
+        assertNothingAccepted(rig);
     }
 
     @Test
     void chunkLongerThanItsDeclaredSizeIsAnswered400() throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon()) {
-            String body = EventLoad.body(1);
-            // declares 16 bytes, then sends the whole body as that chunk
-            RawHttp.Response r = RawHttp.exchange(port(rig), RawHttp.ascii("POST /notify HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n" + body + "\r\n0\r\n\r\n"));
-            assertThat(r.status()).as(r.statusLine()).isEqualTo(400);
-            assertNothingAccepted(rig);
-        }
+        FaultRig rig = shared;
+        String body = EventLoad.body(1);
+        // declares 16 bytes, then sends the whole body as that chunk
+        RawHttp.Response r = RawHttp.exchange(port(rig), RawHttp.ascii("POST /notify HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n" + body + "\r\n0\r\n\r\n"));
+        assertThat(r.status()).as(r.statusLine()).isEqualTo(400);
+        assertNothingAccepted(rig);
     }
 
     @Test
     void bytesBeyondContentLengthAreNeverTakenAsAnEvent() throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon();
-             RawHttp c = RawHttp.connect(port(rig), Duration.ofSeconds(10))) {
+        FaultRig rig = shared;
+        try (RawHttp c = RawHttp.connect(port(rig), Duration.ofSeconds(10))) {
             // the garbage is a valid event body, the worst case: it must not be stored
             String garbage = EventLoad.body(2) + "\r\n\r\n";
             ByteArrayOutputStream request = new ByteArrayOutputStream();
@@ -98,7 +127,7 @@ class HttpEdgeIT {
             }
             second.ifPresent(r -> assertThat(r.status()).as("the garbage is answered as a bad request: " + r.statusLine())
                 .isEqualTo(400));
-            assertThat(rig.metric(TargetKind.NOTIFY.metricPrefix() + "total_messages")).isEqualTo(1);
+            assertThat(rig.metric(ACCEPTED)).isEqualTo(acceptedBefore + 1);
             assertThat(rig.awaitDrained(1, Duration.ofSeconds(30))).isTrue();
             List<StoredMessage> stored = rig.readStream();
             assertThat(stored).hasSize(1);
@@ -119,11 +148,10 @@ class HttpEdgeIT {
 
     @Test
     void getOfTheRootIsAnswered200NamingTheService() throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon()) {
-            RawHttp.Response r = RawHttp.exchange(port(rig), get("GET", "/"));
-            assertThat(r.status()).as(r.statusLine()).isEqualTo(200);
-            assertThat(r.text()).containsIgnoringCase("jetsink");
-        }
+        FaultRig rig = shared;
+        RawHttp.Response r = RawHttp.exchange(port(rig), get("GET", "/"));
+        assertThat(r.status()).as(r.statusLine()).isEqualTo(200);
+        assertThat(r.text()).containsIgnoringCase("jetsink");
     }
 
     @Test
@@ -133,11 +161,10 @@ class HttpEdgeIT {
 
     @Test
     void unknownPathNearTheHeaderLimitIsAnswered404WithAShortBody() throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon()) {
-            RawHttp.Response r = RawHttp.exchange(port(rig), get("GET", "/" + "p".repeat(15_000)));
-            assertThat(r.status()).as(r.statusLine()).isEqualTo(404);
-            assertThat(r.body().length).as("error body: " + RawHttp.abbreviate(r.text())).isLessThanOrEqualTo(ERROR_BODY_MAX);
-        }
+        FaultRig rig = shared;
+        RawHttp.Response r = RawHttp.exchange(port(rig), get("GET", "/" + "p".repeat(15_000)));
+        assertThat(r.status()).as(r.statusLine()).isEqualTo(404);
+        assertThat(r.body().length).as("error body: " + RawHttp.abbreviate(r.text())).isLessThanOrEqualTo(ERROR_BODY_MAX);
     }
 
     /**
@@ -147,16 +174,15 @@ class HttpEdgeIT {
      */
     @Test
     void getOfA100KbPathIsAnsweredWithAShortError() throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon()) {
-            RawHttp.Response r = RawHttp.exchange(port(rig), get("GET", "/" + "p".repeat(100_000)));
-            assertThat(r.status()).as(r.statusLine()).isIn(404, 414);
-            assertThat(r.body().length).as("error body: " + RawHttp.abbreviate(r.text())).isLessThanOrEqualTo(ERROR_BODY_MAX);
-        }
+        FaultRig rig = shared;
+        RawHttp.Response r = RawHttp.exchange(port(rig), get("GET", "/" + "p".repeat(100_000)));
+        assertThat(r.status()).as(r.statusLine()).isIn(404, 414);
+        assertThat(r.body().length).as("error body: " + RawHttp.abbreviate(r.text())).isLessThanOrEqualTo(ERROR_BODY_MAX);
     }
 
     @Test
     void postWhileNatsIsDownIsAnswered200AndReachesTheStreamAfterTheBrokerRestarts() throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon()) {
+        try (FaultRig rig = FaultRig.notifyOnly().startDaemon()) { // its own broker, which it kills
             rig.nats.kill();
             long started = System.nanoTime();
             HttpResponse<String> answer = rig.http().send(HttpRequest.newBuilder(rig.base().resolve("/notify"))
@@ -179,8 +205,8 @@ class HttpEdgeIT {
      * carried a body, the next bytes read would be that body, not a status line.
      */
     private static void assertHeadAnswered200WithoutABody(String path) throws Exception {
-        try (FaultRig rig = FaultRig.notifyOnly().startDaemon();
-             RawHttp c = RawHttp.connect(port(rig), Duration.ofSeconds(10))) {
+        FaultRig rig = shared;
+        try (RawHttp c = RawHttp.connect(port(rig), Duration.ofSeconds(10))) {
             awaitHealthy(rig);
             RawHttp.Response head = c.write(get("HEAD", path)).readResponse(true);
             assertThat(head.status()).as(head.statusLine()).isEqualTo(200);
@@ -195,9 +221,10 @@ class HttpEdgeIT {
                 HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
     }
 
-    private static void assertNothingAccepted(FaultRig rig) throws Exception {
+    private void assertNothingAccepted(FaultRig rig) throws Exception {
         assertThat(rig.daemonAlive()).isTrue();
-        assertThat(rig.metric(TargetKind.NOTIFY.metricPrefix() + "total_messages")).isZero();
+        assertThat(rig.metric(ACCEPTED)).isEqualTo(acceptedBefore);
+        assertThat(rig.streamCount()).isZero();
     }
 
     private static int port(FaultRig rig) {

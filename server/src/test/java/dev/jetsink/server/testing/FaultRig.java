@@ -95,6 +95,16 @@ public final class FaultRig implements AutoCloseable {
         Streams.create(admin(), streamSpec);
     }
 
+    /**
+     * Deletes the scenario's stream and creates it again, empty and with a fresh duplicate window,
+     * for tests that share one daemon. Call it while the daemon is idle (its queues empty): a
+     * target that publishes nothing between the two calls never notices.
+     */
+    public void recreateStream() throws IOException, InterruptedException {
+        Streams.delete(admin(), STREAM);
+        createStream();
+    }
+
     /** A rig with one notify target and a fresh temporary queue root. */
     public static FaultRig notifyOnly() throws IOException, InterruptedException {
         return new FaultRig(Files.createTempDirectory("jetsink-faults"), true, Set.of(TargetKind.NOTIFY));
