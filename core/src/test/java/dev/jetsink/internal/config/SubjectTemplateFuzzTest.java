@@ -40,8 +40,8 @@ class SubjectTemplateFuzzTest {
         TargetKind kind = data.consumeBoolean() ? TargetKind.NOTIFY : TargetKind.AUDIT;
         String text = template(data);
         SubjectTemplate template;
-        if (ValueRule.SUBJECT.check(KEY, text).isPresent()) {
-            return; // the config check refuses it before it is parsed
+        if (text.isBlank() || ValueRule.SUBJECT.check(KEY, text).isPresent()) {
+            return; // the config check refuses it before it is parsed (TargetValidator: notBlank, then the rule)
         }
         try {
             template = SubjectTemplate.parse(KEY, text, kind);
