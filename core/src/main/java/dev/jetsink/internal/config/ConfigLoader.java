@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 
 /**
  * The entry point of configuration: merges the config file and the environment (the environment
@@ -70,6 +71,9 @@ public final class ConfigLoader {
             DaemonSettings.LogFormat.valueOf(globals.get(GlobalSetting.LOG_FORMAT).toUpperCase(Locale.ROOT)),
             scale.doubleValue(),
             httpSettings(globals, errors));
+        List<String> secrets = secretValues(merged);
+        errors.replaceAll(p -> masked(p, secrets));
+        warnings.replaceAll(p -> masked(p, secrets));
         JetsinkConfig config = new JetsinkConfig(targets,
             globals.kindSwitch(GlobalSetting.NOTIFY_ENABLE, TargetKind.NOTIFY, targets),
             globals.kindSwitch(GlobalSetting.AUDIT_ENABLE, TargetKind.AUDIT, targets),
@@ -99,6 +103,74 @@ public final class ConfigLoader {
             Integer.parseInt(globals.get(GlobalSetting.HTTP_MAX_CONNECTIONS)),
             Integer.parseInt(globals.get(GlobalSetting.HTTP_MAX_HEADER_BYTES)),
             tls);
+    }
+
+    /*
+     * The values of password and token variables, which no problem may quote. Messages quote
+     * other values, and a value can hold a secret's line: a quote left open in the config file
+     * reads the lines after it, a password line among them, into the value (found by
+     * ConfigLoaderFuzzTest). Values shorter than four characters are not masked: they would
+     * blank out ordinary words of the messages, and are no secret worth the name.
+     */
+    private static List<String> secretValues(Map<String, String> variables) {
+        List<String> out = new ArrayList<>();
+        variables.forEach((name, value) -> {
+            String v = value.trim();
+            if (v.length() >= 4 && isSecret(name)) {
+                out.add(v);
+            }
+        });
+        // longest first, so that a secret containing another is masked whole
+        out.sort((a, b) -> b.length() - a.length());
+        return out;
+    }
+
+    private static boolean isSecret(String variable) {
+        for (GlobalSetting s : GlobalSetting.values()) {
+            if (s.isSecret() && s.variable().equals(variable)) {
+                return true;
+            }
+        }
+        for (TargetKind kind : TargetKind.values()) {
+            if (variable.startsWith(kind.envPrefix())
+                && TargetVariables.matchKey(variable.substring(kind.envPrefix().length())).map(ConfigKey::isSecret)
+                    .orElse(false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A password or token line inside a message: what a value read across lines (an open quote)
+     * holds when the secret's own line was swallowed into it and never became a variable.
+     */
+    private static final Pattern SECRET_LINE = Pattern.compile(secretLinePattern());
+
+    private static String secretLinePattern() {
+        List<String> names = new ArrayList<>();
+        for (TargetKind kind : TargetKind.values()) {
+            for (ConfigKey key : ConfigKey.values()) {
+                if (key.isSecret()) {
+                    names.add(Pattern.quote(kind.envPrefix() + key.name()) + "(?:_\\w*)?");
+                }
+            }
+        }
+        for (GlobalSetting s : GlobalSetting.values()) {
+            if (s.isSecret()) {
+                names.add(Pattern.quote(s.variable()));
+            }
+        }
+        return "((?:" + String.join("|", names) + ")[ \\t]*=)[^\\r\\n]*";
+    }
+
+    private static ConfigProblem masked(ConfigProblem p, List<String> secrets) {
+        String message = p.message();
+        for (String secret : secrets) {
+            message = message.replace(secret, "***");
+        }
+        message = SECRET_LINE.matcher(message).replaceAll("$1***");
+        return message.equals(p.message()) ? p : new ConfigProblem(p.target(), p.variable(), message, p.category());
     }
 
     // A mistyped JETSINK_ variable would silently drop e.g. the admin token, so it is an error too;

@@ -36,7 +36,7 @@ public interface ValueRule {
         : Optional.of(key + " must be host:port or a comma-separated list of nats:// or tls:// URLs"
             + " (without credentials): " + ServerAddress.redacted(value));
 
-    /** A publish subject: no whitespace, no wildcards, no empty tokens. */
+    /** A publish subject: no whitespace, no control characters, no wildcards, no empty tokens. */
     ValueRule SUBJECT = new ValueRule() {
         private final Pattern whitespace = Pattern.compile("\\s");
 
@@ -44,6 +44,14 @@ public interface ValueRule {
         public Optional<String> check(String key, String value) {
             if (whitespace.matcher(value).find()) {
                 return Optional.of(key + " must not contain whitespace: " + value);
+            }
+            // \s covers only space, tab, line breaks, VT and FF; a NUL or another control character
+            // in a subject is a typo that would reach the stream. The value is not echoed: it holds one.
+            for (int i = 0; i < value.length(); i++) {
+                if (Character.isISOControl(value.charAt(i))) {
+                    return Optional.of(key + " must not contain control characters; character " + (i + 1)
+                        + " is U+" + String.format("%04X", (int) value.charAt(i)));
+                }
             }
             if (value.contains("*") || value.contains(">")) {
                 return Optional.of(key + " must not contain wildcards (*, >): " + value);

@@ -122,6 +122,10 @@ final class BodyStream {
             walk.over(parser);
         } catch (JsonProcessingException e) {
             throw located(e, parser);
+        } catch (NumberFormatException e) {
+            // Jackson reads a decimal as it builds the tree and reports one BigDecimal cannot hold
+            // (an exponent of more than ten digits, 1e11111111111) this way, not as a parse error
+            throw JsonBody.located(parser, "number out of range");
         } catch (IOException e) {
             // A byte array cannot fail to read; anything else here is a bug, not bad input.
             throw new UncheckedIOException(e);

@@ -220,6 +220,15 @@ public final class JsonBody {
         return new MalformedEventException("line " + at.getLineNr() + ": " + what + " at column " + at.getColumnNr());
     }
 
+    /** {@code what}, located where {@code parser} stands. */
+    static MalformedEventException located(JsonParser parser, String what) {
+        JsonLocation at = parser != null ? parser.currentTokenLocation() : null;
+        if (at == null || at.getLineNr() < 1) {
+            return new MalformedEventException(what);
+        }
+        return new MalformedEventException("line " + at.getLineNr() + ": " + what + " at column " + at.getColumnNr());
+    }
+
     /* Jackson reports which limit broke only in prose; map it to our own words and numbers. */
     static String limitBroken(StreamConstraintsException e) {
         String m = String.valueOf(e.getOriginalMessage());

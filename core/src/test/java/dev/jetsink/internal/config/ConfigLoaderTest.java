@@ -286,4 +286,33 @@ class ConfigLoaderTest {
         assertThat(loaded.errors()).isNotEmpty();
         assertThat(loaded.errors().toString() + loaded.config()).doesNotContain("SECRET");
     }
+
+    @Test
+    void aQuoteLeftOpenDoesNotCarryAPasswordIntoAnotherValuesMessage() throws IOException {
+        // found by ConfigLoaderFuzzTest: the open quote reads the password line into ENABLE's
+        // value, and the message about that value quoted it
+        Path file = Files.writeString(dir.resolve("open-quote.env"), String.join("\n",
+            "RUSTFS_NOTIFY_NATS_ENABLE='on",
+            "RUSTFS_NOTIFY_NATS_PASSWORD=hunter2hunter2",
+            ""));
+
+        LoadedConfig loaded = ConfigLoader.load(Map.of(), Optional.of(file));
+
+        assertThat(loaded.errors()).isNotEmpty()
+            .allSatisfy(p -> assertThat(p.describe()).doesNotContain("hunter2"))
+            .anySatisfy(p -> assertThat(p.message()).contains("RUSTFS_NOTIFY_NATS_PASSWORD=***"));
+    }
+
+    @Test
+    void aSecretValueIsMaskedWhereverAnotherValueQuotesIt() {
+        Map<String, String> env = new HashMap<>(notifyTarget());
+        env.put("RUSTFS_NOTIFY_NATS_TOKEN", "tok-s3cret");
+        env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR", "relative/tok-s3cret");
+
+        LoadedConfig loaded = load(env);
+
+        assertThat(loaded.errors()).extracting(ConfigProblem::message)
+            .anySatisfy(m -> assertThat(m).contains("relative/***"))
+            .allSatisfy(m -> assertThat(m).doesNotContain("tok-s3cret"));
+    }
 }

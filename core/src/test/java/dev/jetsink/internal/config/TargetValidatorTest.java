@@ -193,6 +193,16 @@ class TargetValidatorTest {
     }
 
     @Test
+    void subjectMustHaveNoControlCharacters() {
+        // found by SubjectTemplateFuzzTest: a NUL passed the whitespace check into published subjects
+        assertThat(errors(with("subject", "events.a\u0000b"))).containsExactly(
+            "subject must not contain control characters; character 9 is U+0000");
+        assertThat(errors(with("subject", "events.a\u001Fb"))).containsExactly(
+            "subject must not contain control characters; character 9 is U+001F");
+        assertThat(errors(with("subject", "events.\u0085"))).hasSize(1);
+    }
+
+    @Test
     void streamNameMustBeValidForNats() {
         for (String bad : List.of("A B", "A.B", "A*", "A>", "A/B")) {
             assertThat(errors(with("jetstream_stream_name", bad))).as(bad).hasSize(1)

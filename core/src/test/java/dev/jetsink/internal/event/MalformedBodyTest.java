@@ -131,6 +131,16 @@ class MalformedBodyTest {
     }
 
     @Test
+    void numberWhoseExponentNoDecimalHoldsIsRefused() {
+        // found by EventParserFuzzTest: Jackson threw NumberFormatException out of the parser
+        byte[] body = "{\"n\":1}\n{\"size\":3e111111111111}".getBytes(StandardCharsets.UTF_8);
+
+        assertRefused(TargetKind.AUDIT, body, "line 2: number out of range at column 9");
+        assertRefused(TargetKind.NOTIFY, "3e111111111111".getBytes(StandardCharsets.UTF_8),
+            "line 1: number out of range at column 1");
+    }
+
+    @Test
     void bodyOverFourMebibytesIsRefused() {
         byte[] body = new byte[EventParser.MAX_BODY_BYTES + 1];
         Arrays.fill(body, (byte) ' ');

@@ -1,0 +1,88 @@
+package dev.jetsink.internal.event;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jetsink.event.MalformedEventException;
+import dev.jetsink.internal.config.TargetKind;
+import java.io.IOException;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Fuzzes the parser the daemon's ingest runs on every request body (docs/RELIABILITY.md
+ * "Fuzzing"). Whatever the bytes, a body is either refused with a {@link MalformedEventException}
+ * that says what is wrong, or every record it holds comes out as an envelope that reads back: its
+ * {@code data} is the record, its content digest is the record's canonical digest, and the record
+ * sent again on its own is the same event with the same bytes. Seeds: the sender bodies and the
+ * event fixtures.
+ */
+class EventParserFuzzTest {
+
+    @FuzzTest(maxDuration = "3m")
+    void notifyBody(byte[] body) {
+        parsesOrRefuses(TargetKind.NOTIFY, body);
+    }
+
+    @FuzzTest(maxDuration = "3m")
+    void auditBody(byte[] body) {
+        parsesOrRefuses(TargetKind.AUDIT, body);
+    }
+
+    private static void parsesOrRefuses(TargetKind kind, byte[] body) {
+        List<OutboundEvent> events;
+        try {
+            events = EventParser.forKind(kind).parse(body);
+        } catch (MalformedEventException e) {
+            assertThat(e.getMessage()).as("a refusal says why").isNotBlank();
+            return;
+        }
+        assertThat(events).as("an accepted body holds at least one event").isNotEmpty();
+        for (OutboundEvent event : events) {
+            roundTrips(kind, event);
+        }
+    }
+
+    private static void roundTrips(TargetKind kind, OutboundEvent event) {
+        JsonNode envelope = read(event.payload());
+        EventMetadata m = event.metadata();
+        assertThat(m.kind()).isEqualTo(kind);
+        assertThat(envelope.path("EventName").textValue()).isEqualTo(m.eventName());
+        assertThat(envelope.path("Key").textValue()).isEqualTo(m.bucket() + "/" + m.object());
+        assertThat(envelope.path("Records").size()).isEqualTo(1);
+        JsonNode record = envelope.path("Records").path(0);
+        assertThat(record.path("bucket_name").textValue()).isEqualTo(m.bucket());
+        assertThat(record.path("event_name").textValue()).isEqualTo(m.eventName());
+        JsonNode data = record.path("data");
+        assertThat(data.isObject()).isTrue();
+        assertThat(CanonicalJson.sha256(data)).as("the digest is that of the data published")
+            .isEqualTo(event.contentDigest());
+
+        // The record (or entry) on its own, as a store would send it again: the same event.
+        ArrayNode list = JsonBody.MAPPER.createArrayNode().add(data);
+        byte[] again = JsonBody.write(gen -> JsonBody.writeNode(gen, kind == TargetKind.NOTIFY
+            ? JsonBody.MAPPER.createObjectNode().set("Records", list) : list, false));
+        List<OutboundEvent> reparsed;
+        try {
+            reparsed = EventParser.forKind(kind).parse(again);
+        } catch (MalformedEventException e) {
+            throw new AssertionError("an accepted record is refused when sent again: " + e.getMessage(), e);
+        }
+        assertThat(reparsed).hasSize(1);
+        assertThat(reparsed.get(0).payload()).as("same envelope bytes").isEqualTo(event.payload());
+        assertThat(reparsed.get(0).contentDigest()).isEqualTo(event.contentDigest());
+        assertThat(reparsed.get(0).metadata()).isEqualTo(m);
+    }
+
+    private static JsonNode read(byte[] payload) {
+        try {
+            JsonNode n = JsonBody.MAPPER.readTree(payload);
+            assertThat(n).isInstanceOf(ObjectNode.class);
+            return n;
+        } catch (IOException e) {
+            throw new AssertionError("an envelope is not JSON", e);
+        }
+    }
+}
