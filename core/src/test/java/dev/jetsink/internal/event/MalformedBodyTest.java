@@ -141,6 +141,25 @@ class MalformedBodyTest {
     }
 
     @Test
+    void escapedHalfOfASurrogatePairIsRefused() {
+        // found by EventParserFuzzTest: the key read back from the published envelope differed
+        assertRefused(TargetKind.AUDIT, "{\"api\":{\"object\":\"a\\ude0d\"}}".getBytes(StandardCharsets.UTF_8),
+            "escape \\uDE0D at byte 20 is half of a surrogate pair, not a character");
+        assertRefused(TargetKind.AUDIT, "{\"k\":\"\\ud83d\\u0041\"}".getBytes(StandardCharsets.UTF_8),
+            "escape \\uD83D at byte 7 is half of a surrogate pair, not a character");
+    }
+
+    @Test
+    void escapedSurrogatePairsAndEscapedBackslashesAreRead() throws Exception {
+        // one character from a pair of escapes; "\\\\ud800" is a backslash, then text
+        byte[] body = "{\"version\":\"1\",\"api\":{\"name\":\"PutObject\",\"bucket\":\"b\",\"object\":\"\\ud83d\\ude00 \\\\ud800\"}}"
+            .getBytes(StandardCharsets.UTF_8);
+        byte[] published = EventParser.forKind(TargetKind.AUDIT).parse(body).get(0).payload();
+        assertThat(JsonBody.MAPPER.readTree(published).path("Records").path(0).path("data").path("api")
+            .path("object").textValue()).isEqualTo("\ud83d\ude00 \\ud800");
+    }
+
+    @Test
     void bodyOverFourMebibytesIsRefused() {
         byte[] body = new byte[EventParser.MAX_BODY_BYTES + 1];
         Arrays.fill(body, (byte) ' ');
