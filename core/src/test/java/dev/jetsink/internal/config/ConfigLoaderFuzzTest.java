@@ -46,7 +46,7 @@ class ConfigLoaderFuzzTest {
         Files.deleteIfExists(DIR);
     }
 
-    @FuzzTest(maxDuration = "3m")
+    @FuzzTest(maxDuration = "10m")
     void loadReportsProblemsWithoutQuotingSecrets(FuzzedDataProvider data) throws IOException {
         Map<String, String> env = new LinkedHashMap<>();
         int n = data.consumeInt(0, 10);

@@ -21,7 +21,7 @@ class SubjectTemplateFuzzTest {
     private static final String KEY = "subject";
     private static final String[] PLACEHOLDERS = {"{bucket}", "{event}", "{api}", "{target}", "{key_prefix:%d}"};
 
-    @FuzzTest(maxDuration = "3m")
+    @FuzzTest(maxDuration = "10m")
     void encodedTokensRoundTrip(FuzzedDataProvider data) {
         String value = data.consumeRemainingAsString();
         String token = SubjectTemplate.encode(value);
@@ -35,7 +35,7 @@ class SubjectTemplateFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "3m")
+    @FuzzTest(maxDuration = "10m")
     void acceptedTemplatesResolveToValidSubjects(FuzzedDataProvider data) {
         TargetKind kind = data.consumeBoolean() ? TargetKind.NOTIFY : TargetKind.AUDIT;
         String text = template(data);

@@ -21,12 +21,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EventParserFuzzTest {
 
-    @FuzzTest(maxDuration = "3m")
+    @FuzzTest(maxDuration = "10m")
     void notifyBody(byte[] body) {
         parsesOrRefuses(TargetKind.NOTIFY, body);
     }
 
-    @FuzzTest(maxDuration = "3m")
+    @FuzzTest(maxDuration = "10m")
     void auditBody(byte[] body) {
         parsesOrRefuses(TargetKind.AUDIT, body);
     }

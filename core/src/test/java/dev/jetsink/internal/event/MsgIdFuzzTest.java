@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MsgIdFuzzTest {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    @FuzzTest(maxDuration = "3m")
+    @FuzzTest(maxDuration = "10m")
     void sameRecordSameIdAnyOtherRecordAnotherId(FuzzedDataProvider data) throws MalformedEventException {
         TargetKind kind = data.consumeBoolean() ? TargetKind.NOTIFY : TargetKind.AUDIT;
         ObjectNode record = kind == TargetKind.NOTIFY ? notifyRecord(data) : auditEntry(data);

@@ -48,7 +48,7 @@ class QueueRecoveryFuzzTest {
     private record Written(QueuedEntry entry, byte[] payload, Path log, long end, boolean resolved) {
     }
 
-    @FuzzTest(maxDuration = "3m")
+    @FuzzTest(maxDuration = "10m")
     void recoveryKeepsIntactRecordsAndNeverChangesOne(FuzzedDataProvider data) throws IOException {
         Path dir = ROOT.resolve("q" + (run++ % 2));
         delete(dir);

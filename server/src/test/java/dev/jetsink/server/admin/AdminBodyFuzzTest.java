@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AdminBodyFuzzTest {
     private static final String MARKER = "Qv7secretMarker";
 
-    @FuzzTest(maxDuration = "3m")
+    @FuzzTest(maxDuration = "10m")
     void replayRequest(byte[] body) {
         try {
             ReplayJson.Request request = ReplayJson.parse(body);
@@ -36,7 +36,7 @@ class AdminBodyFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "3m")
+    @FuzzTest(maxDuration = "10m")
     void targetKeyValues(byte[] body) {
         Optional<Map<String, String>> pairs = AdminHandler.keyValues(body);
         if (pairs.isEmpty()) {
