@@ -1,0 +1,125 @@
+package dev.jetsink.server.chaos;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One object store's webhook client: posts distinct events to one daemon, one request at a time,
+ * and re-sends the same bytes until the answer is a 2xx — through refusals, resets, timeouts and
+ * daemon restarts, as MinIO's queue and Ceph's persistent topics do. Once told to stop, it starts
+ * no new event but keeps re-sending the one in hand until it is taken or it is abandoned.
+ */
+final class Sender implements Runnable {
+
+    private final int id;
+    private final SenderForm form;
+    private final DaemonSlot daemon;
+    private final Ledger.Route path;
+    private final Ledger ledger;
+    private final History history;
+    private final HttpClient http;
+    private final long pauseMillis;
+    private volatile boolean stopNew;
+    private volatile boolean abandon;
+    private final Thread thread;
+
+    Sender(int id, SenderForm form, DaemonSlot daemon, Ledger.Route path, Ledger ledger, History history,
+           HttpClient http, long pauseMillis) {
+        this.id = id;
+        this.form = form;
+        this.daemon = daemon;
+        this.path = path;
+        this.ledger = ledger;
+        this.history = history;
+        this.http = http;
+        this.pauseMillis = pauseMillis;
+        this.thread = new Thread(this, "chaos-sender-" + id);
+        thread.setDaemon(true);
+    }
+
+    String describe() {
+        return "sender " + id + " " + form.name().toLowerCase() + " -> daemon " + daemon.name + " " + form.path
+            + " (" + path.name().toLowerCase() + ")";
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    void stopNew() {
+        stopNew = true;
+    }
+
+    /** Waits up to {@code atMost} for the event in hand to be taken; then abandons it. Returns whether it was. */
+    boolean finish(Duration atMost) throws InterruptedException {
+        stopNew = true;
+        thread.join(atMost.toMillis());
+        abandon = true;
+        thread.join(30_000);
+        return !thread.isAlive() && !abandoned;
+    }
+
+    private volatile boolean abandoned;
+
+    @Override
+    public void run() {
+        long seq = 0;
+        while (!stopNew) {
+            List<String> tokens = form.tokens(id, seq);
+            byte[] body = form.body(tokens, seq).getBytes(StandardCharsets.UTF_8);
+            tokens.forEach(t -> ledger.sent(t, path));
+            history.log("send sender=" + id + " events=" + tokens);
+            int attempts = 0;
+            while (true) {
+                if (abandon) {
+                    abandoned = true;
+                    history.log("abandoned sender=" + id + " events=" + tokens + " attempts=" + attempts);
+                    return;
+                }
+                attempts++;
+                int status = post(body, tokens.size());
+                if (status >= 200 && status < 300) {
+                    tokens.forEach(ledger::acked);
+                    history.log("ack sender=" + id + " status=" + status + " attempts=" + attempts + " events=" + tokens);
+                    break;
+                }
+                if (attempts == 1 || attempts % 20 == 0) {
+                    history.log("retry sender=" + id + " status=" + status + " attempts=" + attempts + " events=" + tokens);
+                }
+                sleep(form.retryPauseMillis);
+            }
+            seq++;
+            sleep(pauseMillis);
+        }
+    }
+
+    /** The answer's status, or -1 when there was none (refused, reset, timed out). */
+    private int post(byte[] body, int count) {
+        HttpRequest.Builder req = HttpRequest.newBuilder(daemon.base().resolve(form.path))
+            .timeout(Duration.ofSeconds(15)).POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .expectContinue(form == SenderForm.CEPH_NOTIFY);
+        form.headers(count).forEach(req::header);
+        try {
+            return http.send(req.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            abandon = true;
+            return -1;
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
