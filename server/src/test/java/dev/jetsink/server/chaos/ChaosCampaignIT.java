@@ -87,7 +87,7 @@ class ChaosCampaignIT {
                 stage.daemons.forEach(DaemonSlot::sampleQuietly);
                 sampler.shutdownNow();
                 List<StoredMessage> stream = stage.readSettled(Duration.ofSeconds(3), Duration.ofSeconds(120));
-                Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.root);
+                Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots());
                 problems.addAll(r.problems());
                 if (!drained) {
                     problems.add("queues not drained within " + DRAIN);
@@ -98,6 +98,8 @@ class ChaosCampaignIT {
                 history.say("duplicates suppressed by the stream (daemons' jetsink_duplicate_acks_total, summed over"
                     + " restarts, a SIGKILL loses what came after the last sample): " + suppressed);
                 nemesis.troubles.forEach(t -> history.say("trouble: " + t));
+                history.say("requests the senders abandoned at their own 25 s deadline (the HTTP client neither"
+                    + " answered nor timed out): " + Sender.clientDeadlines());
                 history.say("duration " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
                     + " s; stream messages " + stream.size() + "; cpu pressure at end: " + cpuPressure());
                 problems.forEach(p -> history.say("PROBLEM " + p));

@@ -48,7 +48,7 @@ final class Checker {
         return out;
     }
 
-    static Result check(Ledger ledger, List<StoredMessage> stream, Collection<byte[]> coreSeen, Path root) throws IOException {
+    static Result check(Ledger ledger, List<StoredMessage> stream, Collection<byte[]> coreSeen, List<Path> roots) throws IOException {
         List<String> problems = new ArrayList<>();
         List<String> report = new ArrayList<>();
         Map<String, Ledger.Route> sent = ledger.sent();
@@ -80,7 +80,10 @@ final class Checker {
             problems.add(sharedIds + " msg ids carried by more than one message (or missing)");
         }
 
-        Map<String, String> failedReason = failedRecords(root);
+        Map<String, String> failedReason = new HashMap<>();
+        for (Path root : roots) {
+            failedReason.putAll(failedRecords(root));
+        }
 
         int lost = 0;
         int duplicates = 0;

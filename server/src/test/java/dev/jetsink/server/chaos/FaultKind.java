@@ -1,5 +1,7 @@
 package dev.jetsink.server.chaos;
 
+import java.util.List;
+
 /**
  * What the nemesis can do, each undone by its own heal. The name is what the history and the
  * result line's {@code faults=} count call it.
@@ -20,7 +22,16 @@ enum FaultKind {
     /** A daemon's proxies keep connections open and forward nothing. */
     PROXY_BLACKHOLE("proxy-blackhole", 2),
     /** A daemon's proxies hold every chunk for a while before passing it on. */
-    PROXY_SLOW("proxy-slow", 2);
+    PROXY_SLOW("proxy-slow", 2),
+    /** A daemon's queue disk (a tmpfs) filled to the last byte by a ballast file, deleted after the hold. */
+    DISK_FULL("disk-full", 2),
+    /**
+     * A daemon's queue disk read-only: Linux refuses to remount a file system read-only while a
+     * file on it is open for writing, so the daemon is SIGKILLed first and started on the
+     * read-only disk; the disk takes writes again after the hold (the daemon retries its queue
+     * every 10 s).
+     */
+    DISK_READONLY("disk-readonly", 1);
 
     final String label;
     /** Relative weight in the schedule. */
@@ -35,12 +46,14 @@ enum FaultKind {
         return this == PROXY_CUT || this == PROXY_BLACKHOLE || this == PROXY_SLOW;
     }
 
-    /** The resource the fault occupies, so two faults never fight over one thing. */
-    String resource(int subject) {
+    /** The resources the fault occupies, in lock order, so two faults never fight over one thing. */
+    List<String> resources(int subject) {
         return switch (this) {
-            case DAEMON_KILL, DAEMON_TERM -> "daemon-" + subject;
-            case BROKER_KILL, LEADER_PAUSE, LEADER_STEPDOWN -> "cluster";
-            case PROXY_CUT, PROXY_BLACKHOLE, PROXY_SLOW -> "proxies-" + subject;
+            case DAEMON_KILL, DAEMON_TERM -> List.of("daemon-" + subject);
+            case BROKER_KILL, LEADER_PAUSE, LEADER_STEPDOWN -> List.of("cluster");
+            case PROXY_CUT, PROXY_BLACKHOLE, PROXY_SLOW -> List.of("proxies-" + subject);
+            case DISK_FULL -> List.of("disk-" + subject);
+            case DISK_READONLY -> List.of("daemon-" + subject, "disk-" + subject);
         };
     }
 }

@@ -2,7 +2,10 @@ package dev.jetsink.server.chaos;
 
 import dev.jetsink.testkit.FaultProxy;
 import io.nats.client.Message;
+import dev.jetsink.server.testing.Tmpfs;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +40,7 @@ final class Nemesis {
 
     /** Runs every step of {@code schedule}; returns when the last one has healed. */
     void play(Schedule schedule) throws InterruptedException {
-        ScheduledExecutorService pool = Executors.newScheduledThreadPool(6, r -> {
+        ScheduledExecutorService pool = Executors.newScheduledThreadPool(16, r -> {
             Thread t = new Thread(r, "chaos-nemesis");
             t.setDaemon(true);
             return t;
@@ -61,8 +64,9 @@ final class Nemesis {
     }
 
     private void run(Schedule.Step step) {
-        ReentrantLock lock = locks.computeIfAbsent(step.kind().resource(step.subject()), k -> new ReentrantLock());
-        lock.lock();
+        List<ReentrantLock> held = step.kind().resources(step.subject()).stream()
+            .map(res -> locks.computeIfAbsent(res, k -> new ReentrantLock())).toList();
+        held.forEach(ReentrantLock::lock);
         try {
             history.say("fault-start " + step.describe());
             inject(step);
@@ -71,7 +75,7 @@ final class Nemesis {
             troubles.add(step.describe() + ": " + e);
             history.say("fault-trouble " + step.describe() + ": " + e.toString().lines().findFirst().orElse(""));
         } finally {
-            lock.unlock();
+            held.forEach(ReentrantLock::unlock);
         }
     }
 
@@ -133,6 +137,33 @@ final class Nemesis {
                     Thread.sleep(step.hold().toMillis());
                 } finally {
                     hit.forEach(FaultProxy::pass);
+                }
+            }
+            case DISK_FULL -> {
+                Tmpfs disk = stage.disks.get(step.subject());
+                Path ballast = disk.fill("ballast-" + step.index());
+                done.add(step);
+                try {
+                    Thread.sleep(step.hold().toMillis());
+                } finally {
+                    Files.delete(ballast);
+                }
+            }
+            case DISK_READONLY -> {
+                DaemonSlot d = stage.daemons.get(step.subject());
+                Tmpfs disk = stage.disks.get(step.subject());
+                d.kill();
+                try {
+                    disk.readOnly(true);
+                    done.add(step);
+                    try {
+                        d.start();
+                        Thread.sleep(step.hold().toMillis());
+                    } finally {
+                        disk.readOnly(false);
+                    }
+                } finally {
+                    d.start();
                 }
             }
             default -> throw new IllegalStateException("unknown fault " + step.kind());

@@ -37,7 +37,7 @@ record Schedule(long seed, Duration length, List<Step> steps) {
             StringBuilder s = new StringBuilder("#").append(index).append(" at=").append(at.toMillis()).append("ms ")
                 .append(kind.label);
             switch (kind) {
-                case DAEMON_KILL, DAEMON_TERM -> s.append(" daemon=").append(daemonName(subject));
+                case DAEMON_KILL, DAEMON_TERM, DISK_FULL, DISK_READONLY -> s.append(" daemon=").append(daemonName(subject));
                 case BROKER_KILL -> s.append(" node=n").append(subject + 1);
                 case PROXY_CUT, PROXY_BLACKHOLE, PROXY_SLOW -> s.append(" daemon=").append(daemonName(subject))
                     .append(" proxies=").append(node < 0 ? "all" : "n" + (node + 1));
@@ -77,11 +77,13 @@ record Schedule(long seed, Duration length, List<Step> steps) {
                 case BROKER_KILL, LEADER_PAUSE -> 1_000 + r.nextInt(5_000);
                 case LEADER_STEPDOWN -> 0;
                 case PROXY_CUT, PROXY_BLACKHOLE, PROXY_SLOW -> 1_000 + r.nextInt(9_000);
+                case DISK_FULL, DISK_READONLY -> 1_000 + r.nextInt(7_000);
             };
             long delay = 20 + r.nextInt(380);
-            String resource = kind.resource(subject);
-            if (busyUntil.getOrDefault(resource, -1L) < t) {
-                busyUntil.put(resource, t + hold + RESTART_MARGIN_MS);
+            List<String> resources = kind.resources(subject);
+            long at = t;
+            if (resources.stream().allMatch(res -> busyUntil.getOrDefault(res, -1L) < at)) {
+                resources.forEach(res -> busyUntil.put(res, at + hold + RESTART_MARGIN_MS));
                 steps.add(new Step(steps.size(), Duration.ofMillis(t), kind, subject,
                     kind.hitsProxies() ? node : -1, Duration.ofMillis(hold),
                     kind == FaultKind.PROXY_SLOW ? Duration.ofMillis(delay) : Duration.ZERO));

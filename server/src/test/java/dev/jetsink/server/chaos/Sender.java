@@ -1,12 +1,16 @@
 package dev.jetsink.server.chaos;
 
-import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One object store's webhook client: posts distinct events to one daemon, one request at a time,
@@ -15,6 +19,9 @@ import java.util.List;
  * no new event but keeps re-sending the one in hand until it is taken or it is abandoned.
  */
 final class Sender implements Runnable {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(25);
+    private static final AtomicInteger clientDeadlines = new AtomicInteger();
 
     private final int id;
     private final SenderForm form;
@@ -98,21 +105,37 @@ final class Sender implements Runnable {
         }
     }
 
-    /** The answer's status, or -1 when there was none (refused, reset, timed out). */
+    /**
+     * The answer's status, or -1 when there was none (refused, reset, timed out). The request's
+     * own timeout is not enough: in the first campaign a JDK 17 client waiting for
+     * {@code 100 Continue} from a daemon that was being stopped never completed, 15 s timeout
+     * or not, so the sender keeps its own deadline, as real senders do (curl's low-speed abort).
+     */
     private int post(byte[] body, int count) {
         HttpRequest.Builder req = HttpRequest.newBuilder(daemon.base().resolve(form.path))
             .timeout(Duration.ofSeconds(15)).POST(HttpRequest.BodyPublishers.ofByteArray(body))
             .expectContinue(form == SenderForm.CEPH_NOTIFY);
         form.headers(count).forEach(req::header);
+        CompletableFuture<HttpResponse<Void>> answer = http.sendAsync(req.build(), HttpResponse.BodyHandlers.discarding());
         try {
-            return http.send(req.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
+            return answer.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS).statusCode();
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            clientDeadlines.incrementAndGet();
+            history.log("client-deadline sender=" + id + " no answer and no timeout after " + DEADLINE.toSeconds() + " s");
+            return -1;
+        } catch (ExecutionException e) {
             return -1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             abandon = true;
             return -1;
         }
+    }
+
+    /** Requests the sender gave up on itself because the HTTP client neither answered nor timed out. */
+    static int clientDeadlines() {
+        return clientDeadlines.get();
     }
 
     private static void sleep(long millis) {

@@ -1,6 +1,7 @@
 package dev.jetsink.server.chaos;
 
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.server.testing.Tmpfs;
 import dev.jetsink.testkit.FaultProxy;
 import dev.jetsink.testkit.NatsCluster;
 import dev.jetsink.testkit.NatsServer;
@@ -34,6 +35,8 @@ final class Stage implements AutoCloseable {
     static final String STREAM = "CHAOS";
     static final String SUBJECT = "chaos.js";
     static final String CORE_SUBJECT = "chaos.core";
+    /** Room for a 30-minute run's queue (segments roll at 64 MiB); filled by the disk-full fault. */
+    private static final String DISK_SIZE = "256m";
 
     final NatsCluster cluster;
     final Connection admin;
@@ -43,6 +46,8 @@ final class Stage implements AutoCloseable {
     /** {@code proxies.get(daemon).get(node)}. */
     final List<List<FaultProxy>> proxies = new ArrayList<>();
     final List<DaemonSlot> daemons = new ArrayList<>();
+    /** Each daemon's queue disk, a tmpfs the disk faults fill and remount. */
+    final List<Tmpfs> disks = new ArrayList<>();
     /** Bodies seen on the Core subject, in arrival order. */
     final ConcurrentLinkedQueue<byte[]> coreSeen = new ConcurrentLinkedQueue<>();
 
@@ -54,13 +59,15 @@ final class Stage implements AutoCloseable {
 
     static Stage start() throws Exception {
         NatsCluster cluster = NatsCluster.start();
+        Stage stage = null;
         try {
             Connection admin = Nats.connect(new Options.Builder().servers(cluster.urlArray()).maxReconnects(-1)
                 .reconnectWait(Duration.ofMillis(100)).pingInterval(Duration.ofSeconds(1)).maxPingsOut(3).build());
             Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).replicas(NatsCluster.SIZE)
                 .duplicateWindow(Duration.ofMinutes(10)).build());
-            Stage stage = new Stage(cluster, admin, Files.createTempDirectory("jetsink-chaos"));
-            Dispatcher core = admin.createDispatcher(m -> stage.coreSeen.add(m.getData()));
+            stage = new Stage(cluster, admin, Files.createTempDirectory("jetsink-chaos"));
+            Stage self = stage;
+            Dispatcher core = admin.createDispatcher(m -> self.coreSeen.add(m.getData()));
             core.subscribe(CORE_SUBJECT);
             admin.flush(Duration.ofSeconds(5));
             for (int d = 0; d < Schedule.DAEMONS; d++) {
@@ -70,13 +77,19 @@ final class Stage implements AutoCloseable {
                 }
                 stage.proxies.add(own);
                 String name = Schedule.daemonName(d);
-                Path queues = stage.root.resolve("daemon-" + name);
+                Tmpfs disk = Tmpfs.mount(DISK_SIZE);
+                stage.disks.add(disk);
+                Path queues = disk.dir;
                 String urls = own.stream().map(FaultProxy::url).collect(Collectors.joining(","));
                 stage.daemons.add(new DaemonSlot(name, queues, env(urls, queues, d == 1), stage.http));
             }
             return stage;
         } catch (Exception | Error e) {
-            cluster.close();
+            if (stage != null) {
+                stage.close();
+            } else {
+                cluster.close();
+            }
             throw e;
         }
     }
@@ -101,6 +114,13 @@ final class Stage implements AutoCloseable {
             }
         }
         return env;
+    }
+
+    /** Where failed stores can be: the sink's root and each daemon's queue disk. */
+    List<Path> queueRoots() {
+        List<Path> out = new ArrayList<>(List.of(root));
+        disks.forEach(d -> out.add(d.dir));
+        return out;
     }
 
     NatsServer node(int i) {
@@ -130,6 +150,15 @@ final class Stage implements AutoCloseable {
     List<String> healAll(History history) throws Exception {
         List<String> foundDown = new ArrayList<>();
         proxies.forEach(own -> own.forEach(FaultProxy::pass));
+        for (Tmpfs disk : disks) {
+            disk.readOnly(false);
+            try (var files = Files.list(disk.dir)) {
+                for (Path f : files.filter(f -> f.getFileName().toString().startsWith("ballast-")).toList()) {
+                    foundDown.add("ballast " + f);
+                    Files.delete(f);
+                }
+            }
+        }
         for (int i = 0; i < NatsCluster.SIZE; i++) {
             if (!node(i).isAlive()) {
                 foundDown.add("node n" + (i + 1));
@@ -194,6 +223,9 @@ final class Stage implements AutoCloseable {
         proxies.forEach(own -> own.forEach(FaultProxy::close));
         admin.close();
         cluster.close();
+        for (Tmpfs disk : disks) {
+            disk.close();
+        }
         dev.jetsink.server.testing.DaemonHarness.deleteTree(root);
     }
 }
