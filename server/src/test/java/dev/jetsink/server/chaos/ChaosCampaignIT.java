@@ -72,52 +72,68 @@ class ChaosCampaignIT {
                 history.say("nemesis done after " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
                     + " s; healing; events sent=" + ledger.sentCount() + " acked=" + ledger.ackedCount());
 
-                senders.forEach(Sender::stopNew);
-                sinkLoad.stop();
-                List<String> problems = new ArrayList<>(nemesis.anomalies);
-                for (String down : stage.healAll(history)) {
-                    problems.add(down + " was down after the nemesis had healed everything");
+                try {
+                    checkAfterHeal(seed, minutes, schedule, history, stage, ledger, senders, sinkLoad, sink, nemesis,
+                        started, dir);
+                } catch (Exception | AssertionError e) {
+                    history.say("FAILED seed=" + seed + " (replay: bin/chaos --seed " + seed + " --minutes " + minutes
+                        + "): " + e.toString().lines().findFirst().orElse("") + "\n" + schedule.describe());
+                    throw e;
+                } finally {
+                    sampler.shutdownNow();
                 }
-                for (Sender s : senders) {
-                    if (!s.finish(FINISH)) {
-                        problems.add(s.describe() + ": its last event was not taken within " + FINISH + " of the heal");
-                    }
-                }
-                boolean drained = awaitDrained(stage, sink);
-                stage.daemons.forEach(DaemonSlot::sampleQuietly);
-                sampler.shutdownNow();
-                List<StoredMessage> stream = stage.readSettled(Duration.ofSeconds(3), Duration.ofSeconds(120));
-                Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots());
-                problems.addAll(r.problems());
-                if (!drained) {
-                    problems.add("queues not drained within " + DRAIN);
-                }
-
-                long suppressed = stage.daemons.stream().mapToLong(DaemonSlot::duplicateAcks).sum();
-                r.report().forEach(history::say);
-                history.say("duplicates suppressed by the stream (daemons' jetsink_duplicate_acks_total, summed over"
-                    + " restarts, a SIGKILL loses what came after the last sample): " + suppressed);
-                nemesis.troubles.forEach(t -> history.say("trouble: " + t));
-                history.say("requests the senders abandoned at their own 25 s deadline (the HTTP client neither"
-                    + " answered nor timed out): " + Sender.clientDeadlines());
-                history.say("duration " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
-                    + " s; stream messages " + stream.size() + "; cpu pressure at end: " + cpuPressure());
-                problems.forEach(p -> history.say("PROBLEM " + p));
-                String line = "seed=" + seed + " minutes=" + minutes + " events=" + r.events() + " acked=" + r.acked()
-                    + " faults=" + Schedule.countByKind(nemesis.done()) + " lost=" + r.lost()
-                    + " duplicates=" + r.duplicates() + " failed=" + r.failed();
-                history.say("history " + history.file.toAbsolutePath());
-                if (!problems.isEmpty()) {
-                    history.say("FAILED seed=" + seed + " (replay: bin/chaos --seed " + seed + " --minutes " + minutes + ")\n"
-                        + schedule.describe());
-                    stage.daemons.forEach(d -> System.out.println(d.logTails()));
-                }
-                history.log(line);
-                System.out.println(line);
-                Files.writeString(dir.resolve("result-" + seed + ".txt"), line + "\n", StandardCharsets.UTF_8);
-                assertThat(problems).as("seed=" + seed + " " + line + "\n" + schedule.describe()).isEmpty();
             }
         }
+    }
+
+    /** Heals, lets the queues drain, checks, prints the result line, and fails on any problem. */
+    private static void checkAfterHeal(long seed, int minutes, Schedule schedule, History history, Stage stage,
+                                       Ledger ledger, List<Sender> senders, SinkLoad sinkLoad,
+                                       Sink<S3EventRecord> sink, Nemesis nemesis, long started, Path dir)
+        throws Exception {
+        senders.forEach(Sender::stopNew);
+        sinkLoad.stop();
+        List<String> problems = new ArrayList<>(nemesis.anomalies);
+        for (String down : stage.healAll(history)) {
+            problems.add(down + " was down after the nemesis had healed everything");
+        }
+        for (Sender s : senders) {
+            if (!s.finish(FINISH)) {
+                problems.add(s.describe() + ": its last event was not taken within " + FINISH + " of the heal");
+            }
+        }
+        boolean drained = awaitDrained(stage, sink);
+        stage.daemons.forEach(DaemonSlot::sampleQuietly);
+        List<StoredMessage> stream = stage.readSettled(Duration.ofSeconds(3), Duration.ofSeconds(180), history);
+        Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots());
+        problems.addAll(r.problems());
+        if (!drained) {
+            problems.add("queues not drained within " + DRAIN);
+        }
+
+        long suppressed = stage.daemons.stream().mapToLong(DaemonSlot::duplicateAcks).sum();
+        r.report().forEach(history::say);
+        history.say("duplicates suppressed by the stream (daemons' jetsink_duplicate_acks_total, summed over"
+            + " restarts, a SIGKILL loses what came after the last sample): " + suppressed);
+        nemesis.troubles.forEach(t -> history.say("trouble: " + t));
+        history.say("requests the senders abandoned at their own 25 s deadline (the HTTP client neither"
+            + " answered nor timed out): " + Sender.clientDeadlines());
+        history.say("duration " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
+            + " s; stream messages " + stream.size() + "; cpu pressure at end: " + cpuPressure());
+        problems.forEach(p -> history.say("PROBLEM " + p));
+        String line = "seed=" + seed + " minutes=" + minutes + " events=" + r.events() + " acked=" + r.acked()
+            + " faults=" + Schedule.countByKind(nemesis.done()) + " lost=" + r.lost()
+            + " duplicates=" + r.duplicates() + " failed=" + r.failed();
+        history.say("history " + history.file.toAbsolutePath());
+        if (!problems.isEmpty()) {
+            history.say("FAILED seed=" + seed + " (replay: bin/chaos --seed " + seed + " --minutes " + minutes + ")\n"
+                + schedule.describe());
+            stage.daemons.forEach(d -> System.out.println(d.logTails()));
+        }
+        history.log(line);
+        System.out.println(line);
+        Files.writeString(dir.resolve("result-" + seed + ".txt"), line + "\n", StandardCharsets.UTF_8);
+        assertThat(problems).as("seed=" + seed + " " + line + "\n" + schedule.describe()).isEmpty();
     }
 
     /** Two senders of each form, three to each daemon; daemon b's audit goes over Core. */
