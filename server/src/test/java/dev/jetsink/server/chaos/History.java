@@ -42,6 +42,13 @@ final class History implements AutoCloseable {
     /** Like {@link #log} and echoed on stdout (failsafe keeps it in the test's output file). */
     void say(String what) {
         log(what);
+        synchronized (out) {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + file, e);
+            }
+        }
         System.out.println("chaos " + what);
     }
 
