@@ -107,9 +107,10 @@ final class Sender implements Runnable {
 
     /**
      * The answer's status, or -1 when there was none (refused, reset, timed out). The request's
-     * own timeout is not enough: in the first campaign a JDK 17 client waiting for
-     * {@code 100 Continue} from a daemon that was being stopped never completed, 15 s timeout
-     * or not, so the sender keeps its own deadline, as real senders do (curl's low-speed abort).
+     * own timeout is not enough: in the campaigns a few requests of the Ceph form to a daemon
+     * that was stopping or restarting never completed in the JDK 17 client, 15 s timeout or not
+     * (RELIABILITY.md, finding 1), so the sender keeps its own deadline, as real senders do
+     * (curl's low-speed abort).
      */
     private int post(byte[] body, int count) {
         HttpRequest.Builder req = HttpRequest.newBuilder(daemon.base().resolve(form.path))
