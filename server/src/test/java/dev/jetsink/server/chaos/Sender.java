@@ -33,6 +33,8 @@ final class Sender implements Runnable {
     private final long pauseMillis;
     private volatile boolean stopNew;
     private volatile boolean abandon;
+    /** Whether {@link #abandon} cut off an event that was never taken. */
+    private volatile boolean abandoned;
     private final Thread thread;
 
     Sender(int id, SenderForm form, DaemonSlot daemon, Ledger.Route path, Ledger ledger, History history,
@@ -70,8 +72,6 @@ final class Sender implements Runnable {
         thread.join(30_000);
         return !thread.isAlive() && !abandoned;
     }
-
-    private volatile boolean abandoned;
 
     @Override
     public void run() {

@@ -3,7 +3,6 @@ package dev.jetsink.server.chaos;
 import dev.jetsink.Receipt;
 import dev.jetsink.Sink;
 import dev.jetsink.event.S3EventRecord;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -66,10 +65,6 @@ final class SinkLoad implements Runnable {
             seq++;
             sleep(pauseMillis);
         }
-    }
-
-    Duration pause() {
-        return Duration.ofMillis(pauseMillis);
     }
 
     private static void sleep(long millis) {
