@@ -107,10 +107,11 @@ final class Sender implements Runnable {
 
     /**
      * The answer's status, or -1 when there was none (refused, reset, timed out). The request's
-     * own timeout is not enough: in the campaigns a few requests of the Ceph form to a daemon
-     * that was stopping or restarting never completed in the JDK 17 client, 15 s timeout or not
-     * (RELIABILITY.md, finding 1), so the sender keeps its own deadline, as real senders do
-     * (curl's low-speed abort).
+     * own timeout is not enough: with {@code Expect: 100-continue} the JDK 17 client never
+     * completes, 15 s timeout or not, when a final answer comes before {@code 100 Continue} and
+     * the connection stays open a while, and a few requests a run hung so at daemon stops and
+     * restarts (RELIABILITY.md, finding 1); so the sender keeps its own deadline, as real
+     * senders do (curl's low-speed abort).
      */
     private int post(byte[] body, int count) {
         HttpRequest.Builder req = HttpRequest.newBuilder(daemon.base().resolve(form.path))
