@@ -130,6 +130,7 @@ class ChaosCampaignIT {
             history.say("FAILED seed=" + seed + " (replay: bin/chaos --seed " + seed + " --minutes " + minutes + ")\n"
                 + schedule.describe());
             stage.daemons.forEach(d -> System.out.println(d.logTails()));
+            stage.keepBrokerLogs(history.file.getParent(), seed);
         }
         history.log(line);
         System.out.println(line);

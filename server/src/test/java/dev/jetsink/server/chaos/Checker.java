@@ -39,6 +39,17 @@ final class Checker {
     record Result(int events, int acked, int lost, int duplicates, int failed, List<String> problems, List<String> report) {
     }
 
+    /** First and last sequence, message count, and the sequences missing between them. */
+    static String streamShape(List<StoredMessage> stream) {
+        if (stream.isEmpty()) {
+            return "stream empty";
+        }
+        long first = stream.stream().mapToLong(StoredMessage::seq).min().orElseThrow();
+        long last = stream.stream().mapToLong(StoredMessage::seq).max().orElseThrow();
+        return "stream first_seq=" + first + " last_seq=" + last + " messages=" + stream.size()
+            + " missing_between=" + (last - first + 1 - stream.size());
+    }
+
     static Set<String> tokens(byte[] data) {
         Set<String> out = new HashSet<>();
         Matcher m = TOKEN.matcher(new String(data, StandardCharsets.UTF_8));
@@ -114,6 +125,10 @@ final class Checker {
             problems.add(duplicates + " events stored more than once: " + duplicated.stream().limit(20).toList());
         }
 
+        report.add(streamShape(stream));
+        Map<Long, StoredMessage> bySeq = new HashMap<>();
+        stream.forEach(m -> bySeq.put(m.seq(), m));
+        int seqTakenByAnother = 0;
         int receiptsDelivered = 0;
         int receiptsDuplicate = 0;
         for (Map.Entry<String, Receipt> e : ledger.receipts().entrySet()) {
@@ -129,9 +144,16 @@ final class Checker {
                     receiptsDuplicate++;
                 }
                 if (copies.getOrDefault(e.getKey(), 0) != 1 || !e.getValue().msgId().equals(msgIdOf.get(e.getKey()))) {
+                    // what the acknowledged sequence holds now tells a broker that took back an
+                    // acknowledged write (another event at that sequence) from a gap
+                    StoredMessage now = bySeq.get(d.streamSeq());
+                    if (now != null && !tokens(now.data()).contains(e.getKey())) {
+                        seqTakenByAnother++;
+                    }
                     problems.add("receipt of " + e.getKey() + " says delivered as " + d + " with msg id "
                         + e.getValue().msgId() + ", the stream holds " + copies.getOrDefault(e.getKey(), 0)
-                        + " copies with msg id " + msgIdOf.get(e.getKey()));
+                        + " copies with msg id " + msgIdOf.get(e.getKey()) + "; sequence " + d.streamSeq() + " now holds "
+                        + (now == null ? "nothing" : tokens(now.data()) + " (msg id " + now.msgId().orElse("none") + ")"));
                 }
             } catch (RuntimeException ex) {
                 Throwable cause = ex.getCause() == null ? ex : ex.getCause();
@@ -143,6 +165,10 @@ final class Checker {
         }
         report.add("receipts=" + ledger.receipts().size() + " delivered=" + receiptsDelivered
             + " of_which_duplicate_acks=" + receiptsDuplicate);
+        if (seqTakenByAnother > 0) {
+            problems.add(seqTakenByAnother + " receipts name a stream sequence that now holds another event: the"
+                + " stream acknowledged those writes and later gave their sequences to other messages");
+        }
 
         // Core path: what was seen on the subject, against what was acknowledged
         Map<String, Integer> coreCopies = new HashMap<>();

@@ -62,4 +62,11 @@ class CheckerTest {
         assertThat(r.lost()).isZero();
         assertThat(r.duplicates()).isZero();
     }
+
+    @Test
+    void theStreamShapeCountsTheSequencesMissingBetweenFirstAndLast() {
+        List<StoredMessage> stream = List.of(message(3, "a", "x"), message(4, "b", "y"), message(7, "c", "z"));
+        assertThat(Checker.streamShape(stream)).isEqualTo("stream first_seq=3 last_seq=7 messages=3 missing_between=2");
+        assertThat(Checker.streamShape(List.of())).isEqualTo("stream empty");
+    }
 }

@@ -227,6 +227,19 @@ final class Stage implements AutoCloseable {
         throw new IllegalStateException("stream " + STREAM + " still growing after " + atMost);
     }
 
+    /** Copies each broker's log next to the history (the stage's directory is deleted at close). */
+    void keepBrokerLogs(Path dir, long seed) {
+        for (int i = 0; i < 3; i++) {
+            Path target = dir.resolve("nats-n" + (i + 1) + "-" + seed + ".log");
+            try {
+                Files.copy(node(i).logFile(), target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                System.out.println("chaos broker log kept: " + target.toAbsolutePath());
+            } catch (IOException e) {
+                System.out.println("chaos broker log of n" + (i + 1) + " not kept: " + e);
+            }
+        }
+    }
+
     @Override
     public void close() throws IOException, InterruptedException {
         daemons.forEach(DaemonSlot::close);
