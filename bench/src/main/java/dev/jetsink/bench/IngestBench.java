@@ -131,9 +131,9 @@ public final class IngestBench {
         if (jfr != null) {
             jcmd(daemon.pid(), "JFR.start", "name=ingest", "settings=default");
         }
-        double cpuBefore = cpuSeconds(daemon.pid());
+        double cpuBefore = daemon.cpuSeconds();
         Wrk.Result w = wrk.run(daemon.host(), daemon.port(), seconds);
-        double daemonCpu = cpuSeconds(daemon.pid()) - cpuBefore;
+        double daemonCpu = daemon.cpuSeconds() - cpuBefore;
         if (jfr != null) {
             jcmd(daemon.pid(), "JFR.stop", "name=ingest", "filename=" + Path.of(jfr).toAbsolutePath());
             System.out.println("flight recording of the measured run: " + jfr);
@@ -238,12 +238,4 @@ public final class IngestBench {
     private static double round2(double v) {
         return Math.round(v * 100) / 100.0;
     }
-
-    /** User plus system CPU of a process so far, from {@code /proc/PID/stat} (clock ticks of 10 ms). */
-    private static double cpuSeconds(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
-    }
-
 }
