@@ -113,7 +113,7 @@ public final class BatchBench {
             form.oneEvent().length, wrk.connections());
         // the JIT needs about 20 s of load on two busy cores before the hot paths are compiled
         System.out.println("warm-up jetsink  " + wrk.run(daemon.host(), daemon.port(), Math.min(20, seconds)).summary());
-        awaitDrained(daemon, form.queueLength());
+        awaitSettled(daemon, form);
         System.out.println("warm-up raw      " + RawPublishLoad.run(raw, RAW_SUBJECT, form.oneEvent(), Duration.ofSeconds(3)).summary());
         List<Double> eps = new ArrayList<>();
         List<Double> cpu = new ArrayList<>();
@@ -171,7 +171,7 @@ public final class BatchBench {
         double cpuBefore = daemon.cpuSeconds();
         long start = System.nanoTime();
         Wrk.Result w = wrk.run(daemon.host(), daemon.port(), seconds);
-        awaitDrained(daemon, form.queueLength());
+        awaitSettled(daemon, form);
         double wall = (System.nanoTime() - start) / 1e9;
         double cpu = daemon.cpuSeconds() - cpuBefore;
         double pressure = CpuPressure.sample().percentSince(pressureBefore).orElse(-1);
@@ -190,14 +190,24 @@ public final class BatchBench {
         return new JetsinkRound(eps, cpuMicros, pressure, w.p99Ms());
     }
 
-    /** Waits (at most 3 minutes) until the daemon's queue of that kind is empty. */
-    private static void awaitDrained(DaemonProcess daemon, String queueLength) throws Exception {
+    /**
+     * Waits (at most 3 minutes) until the daemon's queue of that kind is empty and its accepted
+     * count has stopped moving: requests wrk left in flight at its deadline are still parsed and
+     * queued after the queue first reads empty, and must land in this round, not the next.
+     */
+    private static void awaitSettled(DaemonProcess daemon, Form form) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while (daemon.metric(queueLength) > 0) {
+        double accepted = -1;
+        while (true) {
+            double now = daemon.metric(form.accepted());
+            if (now == accepted && daemon.metric(form.queueLength()) == 0) {
+                return;
+            }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("queue not drained within 3 minutes");
             }
-            Thread.sleep(20);
+            accepted = now;
+            Thread.sleep(50);
         }
     }
 
