@@ -46,8 +46,27 @@ public final class BenchChart {
                 new Bar("jetsink, window 1", drain.get("window1_eps").asDouble(), false),
                 new Bar("baseline peer", drain.get("baseline_eps").asDouble(), false))));
         }
+        JsonNode ingest = root.path("ingest");
+        if (ingest.has("jetsink_rps")) {
+            panels.add(new Panel("HTTP ingest, one event per POST (per second, median of rounds)", List.of(
+                new Bar("jetsink requests", median(ingest.get("jetsink_rps")), true),
+                new Bar("raw jnats publishAsync", median(ingest.get("raw_eps")), false),
+                new Bar("nginx return 200", median(ingest.get("nginx_rps")), false))));
+        }
+        root.path("batch").fields().forEachRemaining(form -> {
+            if (form.getValue().has("jetsink_eps")) {
+                panels.add(new Panel("batched ingest, " + form.getKey().replace('_', ' ') + " (events/s, median of rounds)",
+                    List.of(new Bar("jetsink, POST to stored", median(form.getValue().get("jetsink_eps")), true),
+                        new Bar("raw jnats publishAsync", median(form.getValue().get("raw_eps")), false))));
+            }
+        });
         Files.writeString(Path.of(args[1]), svg(panels), StandardCharsets.UTF_8);
         System.out.println("wrote " + args[1]);
+    }
+
+    /** A figure measured in rounds ({@link Spread}) is drawn at its median; a single value as it is. */
+    private static double median(JsonNode figure) {
+        return figure.isObject() ? figure.path("median").asDouble() : figure.asDouble();
     }
 
     private static String svg(List<Panel> panels) {

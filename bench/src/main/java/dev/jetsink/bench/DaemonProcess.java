@@ -8,10 +8,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,6 +44,12 @@ final class DaemonProcess implements AutoCloseable {
      */
     static DaemonProcess start(Path jar, String natsUrl, String stream, String subject, Path queueDir,
                                List<String> jvmOptions) throws Exception {
+        return start(jar, natsUrl, stream, subject, queueDir, jvmOptions, Map.of());
+    }
+
+    /** As above, with more environment (another target, a setting) over the notify target's. */
+    static DaemonProcess start(Path jar, String natsUrl, String stream, String subject, Path queueDir,
+                               List<String> jvmOptions, Map<String, String> moreEnv) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx192m"));
         cmd.addAll(jvmOptions);
@@ -56,6 +64,7 @@ final class DaemonProcess implements AutoCloseable {
         env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME", stream);
         env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR", queueDir.toString());
         env.put("RUSTFS_NOTIFY_NATS_QUEUE_LIMIT", "1000000");
+        env.putAll(moreEnv);
         Process p = pb.start();
         try {
             return new DaemonProcess(p, awaitAddress(p));
@@ -75,6 +84,13 @@ final class DaemonProcess implements AutoCloseable {
 
     long pid() {
         return process.pid();
+    }
+
+    /** User plus system CPU of the daemon so far, from {@code /proc/PID/stat} (clock ticks of 10 ms). */
+    double cpuSeconds() throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid() + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 
     /**

@@ -60,15 +60,20 @@ public final class IngestBench {
                     + "[--seconds 30] [--stall-rate 2000] [--stall-seconds 8] [--stall-rounds 4] [--stalled 500] [--jfr FILE] [--only-jetsink yes]");
             }
         }
-        int seconds = Integer.parseInt(opts.getOrDefault("seconds", "30"));
+        int seconds = Integer.parseInt(opts.getOrDefault("seconds", "20"));
+        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
         int stallRate = Integer.parseInt(opts.getOrDefault("stall-rate", "2000"));
         int stallSeconds = Integer.parseInt(opts.getOrDefault("stall-seconds", Integer.toString(Math.min(8, seconds))));
         int stallRounds = Integer.parseInt(opts.getOrDefault("stall-rounds", "4"));
         int stalled = Integer.parseInt(opts.getOrDefault("stalled", "500"));
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds must be at least 1");
+        }
         Path out = Path.of(opts.get("out"));
         byte[] body = body();
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("seconds", seconds);
+        r.put("rounds", rounds);
         r.put("body_bytes", body.length);
         r.put("wrk_connections", Wrk.CONNECTIONS);
         r.put("wrk_threads", Wrk.THREADS);
@@ -77,37 +82,54 @@ public final class IngestBench {
         Thread.sleep(3000);
         CpuPressure idleEnd = CpuPressure.sample();
         r.put("idle_cpu_pressure_pct", idleEnd.percentSince(idleStart).orElse(-1));
-        System.out.printf("ingest benchmark: %d s per measurement, %d B body; %s with nothing of ours running%n",
-            seconds, body.length, idleEnd.textSince(idleStart));
+        System.out.printf("ingest benchmark: %d rounds of %d s per measurement, %d B body; %s with nothing of ours running%n",
+            rounds, seconds, body.length, idleEnd.textSince(idleStart));
 
         Path work = Files.createTempDirectory("jetsink-ingest-bench");
         try (NatsServer server = NatsServer.builder().build().start();
-             Connection admin = Nats.connect(server.url())) {
+             Connection admin = Nats.connect(server.url());
+             Connection rawConnection = Nats.connect(server.url())) {
             Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
             Streams.create(admin, StreamSpec.of(RAW_STREAM, RAW_SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
             Wrk wrk = Wrk.posting(Path.of(opts.get("wrk")), body, work);
             try (DaemonProcess daemon = DaemonProcess.start(Path.of(opts.get("jar")), server.url(), STREAM, SUBJECT,
                 Files.createDirectories(work.resolve("queue")), List.of())) {
-                jetsink(daemon, admin, wrk, seconds, opts.get("jfr"), r);
+                // A daemon runs for days: the warm-up lets the JIT finish compiling the hot paths, which on
+                // two busy cores takes about 20 s (C2 still used a fifth of the daemon's CPU after 10 s).
+                System.out.println("warm-up jetsink  " + wrk.run(daemon.host(), daemon.port(), 20).summary());
+                awaitDrained(daemon);
                 if (opts.containsKey("only-jetsink")) {
+                    jetsink(daemon, admin, wrk, seconds, opts.get("jfr"));
                     System.out.println("--only-jetsink: nothing else measured, results not written");
                     return;
                 }
-                raw(admin, body, seconds, r);
-                nginx(Path.of(opts.get("nginx")), work.resolve("nginx"), wrk, seconds, r);
+                System.out.println("warm-up raw      " + RawPublishLoad.run(rawConnection, RAW_SUBJECT, body, Duration.ofSeconds(3)).summary());
+                Map<String, List<Double>> f = new LinkedHashMap<>();
+                try (NginxServer nginx = NginxServer.start(Path.of(opts.get("nginx")), work.resolve("nginx"))) {
+                    for (int round = 0; round < rounds; round++) {
+                        // each side goes first, second and last in turn
+                        for (int turn = 0; turn < 3; turn++) {
+                            switch ((round + turn) % 3) {
+                                case 0 -> jetsink(daemon, admin, wrk, seconds, null).into(f);
+                                case 1 -> raw(admin, rawConnection, body, seconds, f);
+                                default -> nginx(nginx, wrk, seconds, f);
+                            }
+                        }
+                    }
+                }
+                figures(f, r);
                 // The baseline p99 must be the daemon's, not a queue: offer at most half what it sustained.
-                int rate = (int) Math.min(stallRate, (double) r.get("jetsink_rps") / 2);
+                int rate = (int) Math.min(stallRate, Spread.median(f.get("jetsink_rps")) / 2);
                 r.put("stall_rate_requested", stallRate);
                 SlowClientCheck.run(daemon, body, rate, stallSeconds, stallRounds, stalled, r);
             }
         } finally {
             BenchFiles.deleteTree(work);
         }
-        r.put("ratio_vs_raw", round2((double) r.get("jetsink_rps") / (double) r.get("raw_eps")));
-        r.put("ratio_vs_nginx", round2((double) r.get("jetsink_rps") / (double) r.get("nginx_rps")));
-        System.out.printf("%njetsink ingest %.0f requests/s = %.2f of raw publish (goal >= 0.5), %.2f of nginx; "
-                + "stalled-connection p99 %.2f x baseline (goal <= 2)%n", r.get("jetsink_rps"), r.get("ratio_vs_raw"),
-            r.get("ratio_vs_nginx"), r.get("stall_p99_ratio"));
+        System.out.printf("%njetsink ingest %s requests/s = %s of raw publish, %s of nginx; daemon CPU %s us per request "
+                + "(goal <= 50); stalled-connection p99 %.2f x baseline (goal <= 2)%n", text(r, "jetsink_rps"),
+            text(r, "ratio_vs_raw"), text(r, "ratio_vs_nginx"), text(r, "jetsink_daemon_cpu_us_per_request"),
+            r.get("stall_p99_ratio"));
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
         root.set("ingest", json.valueToTree(r));
@@ -115,99 +137,115 @@ public final class IngestBench {
         System.out.println("wrote section ingest of " + out);
     }
 
+    /** Every figure's spread, and the ratios as medians of per-round ratios. */
+    private static void figures(Map<String, List<Double>> f, Map<String, Object> r) {
+        f.put("ratio_vs_raw", Spread.ratios(f.get("jetsink_rps"), f.get("raw_eps")));
+        f.put("ratio_vs_nginx", Spread.ratios(f.get("jetsink_rps"), f.get("nginx_rps")));
+        f.forEach((name, values) -> r.put(name, Spread.of(values, name.startsWith("ratio") ? 2 : 1)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String text(Map<String, Object> r, String name) {
+        Map<String, Object> s = (Map<String, Object>) r.get(name);
+        return s.get("median") + " (" + s.get("min") + "-" + s.get("max") + ")";
+    }
+
+    /** One measured jetsink run. */
+    private record JetsinkRun(double rps, double cpuMicros, double p50Ms, double p99Ms, double pressure, long non2xx,
+                              long socketErrors, double drainSeconds) {
+        void into(Map<String, List<Double>> f) {
+            add(f, "jetsink_rps", rps);
+            add(f, "jetsink_daemon_cpu_us_per_request", cpuMicros);
+            add(f, "jetsink_p50_ms", p50Ms);
+            add(f, "jetsink_p99_ms", p99Ms);
+            add(f, "jetsink_cpu_pressure_pct", pressure);
+            add(f, "jetsink_non_2xx", non2xx);
+            add(f, "jetsink_socket_errors", socketErrors);
+            add(f, "drain_after_wrk_s", drainSeconds);
+        }
+    }
+
+    private static void add(Map<String, List<Double>> f, String name, double value) {
+        f.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+    }
+
     /**
      * wrk against the daemon, then waits for its queue to drain and compares three counts: wrk's
-     * 2xx responses, the events the daemon accepted, the messages the stream gained.
+     * 2xx responses, the events the daemon accepted, the messages the stream gained. Any difference
+     * ends the bench.
      */
-    private static void jetsink(DaemonProcess daemon, Connection admin, Wrk wrk, int seconds, String jfr,
-                                Map<String, Object> r) throws Exception {
-        // A daemon runs for days: the warm-up lets the JIT finish compiling the hot paths, which on
-        // two busy cores takes about 20 s (C2 still used a fifth of the daemon's CPU after 10 s).
-        int warm = Math.min(20, seconds);
-        System.out.println("warm-up jetsink  " + wrk.run(daemon.host(), daemon.port(), warm).summary());
-        awaitDrained(daemon);
+    private static JetsinkRun jetsink(DaemonProcess daemon, Connection admin, Wrk wrk, int seconds, String jfr)
+        throws Exception {
         long storedBefore = Streams.state(admin, STREAM).getMsgCount();
         long acceptedBefore = (long) daemon.metric(ACCEPTED);
         if (jfr != null) {
             jcmd(daemon.pid(), "JFR.start", "name=ingest", "settings=default");
         }
-        double cpuBefore = cpuSeconds(daemon.pid());
+        double cpuBefore = daemon.cpuSeconds();
         Wrk.Result w = wrk.run(daemon.host(), daemon.port(), seconds);
-        double daemonCpu = cpuSeconds(daemon.pid()) - cpuBefore;
+        double daemonCpu = daemon.cpuSeconds() - cpuBefore;
         if (jfr != null) {
             jcmd(daemon.pid(), "JFR.stop", "name=ingest", "filename=" + Path.of(jfr).toAbsolutePath());
             System.out.println("flight recording of the measured run: " + jfr);
         }
-        System.out.println("jetsink          " + w.summary());
         // CPU per request moves less with the host's other load than the rate does.
         double cpuMicros = daemonCpu * 1e6 / Math.max(1, w.requests());
-        System.out.printf("                 daemon CPU %.1f s in the run = %.0f us per request%n", daemonCpu, cpuMicros);
-        r.put("jetsink_daemon_cpu_us_per_request", Math.round(cpuMicros));
         double drainSecs = awaitDrained(daemon);
         long accepted = (long) daemon.metric(ACCEPTED) - acceptedBefore;
         long stored = Streams.state(admin, STREAM).getMsgCount() - storedBefore;
         // wrk stops at its deadline without reading the answers still in flight (one per connection
         // at most): the daemon accepted and stored those events, wrk did not count them.
         boolean consistent = stored == accepted && accepted >= w.ok() && accepted - w.ok() <= Wrk.CONNECTIONS;
-        System.out.printf("                 wrk 2xx %d, daemon accepted %d, stream gained %d (%s; queue drained %.1f s "
-            + "after wrk ended)%n", w.ok(), accepted, stored, consistent ? "consistent" : "INCONSISTENT", drainSecs);
-        r.put("jetsink_rps", round1(w.requestsPerSecond()));
-        r.put("jetsink_requests", w.requests());
-        r.put("jetsink_non_2xx", w.non2xx());
-        r.put("jetsink_socket_errors", w.socketErrors());
-        r.put("jetsink_p50_ms", w.p50Ms());
-        r.put("jetsink_p99_ms", w.p99Ms());
-        r.put("jetsink_cpu_pressure_pct", w.cpuPressurePct());
-        r.put("jetsink_2xx", w.ok());
-        r.put("accepted", accepted);
-        r.put("stored", stored);
-        r.put("stored_minus_2xx", stored - w.ok());
-        r.put("stored_consistent", consistent);
-        r.put("drain_after_wrk_s", round1(drainSecs));
-    }
-
-    private static void raw(Connection admin, byte[] body, int seconds, Map<String, Object> r) throws Exception {
-        try (Connection c = Nats.connect(admin.getConnectedUrl())) {
-            System.out.println("warm-up raw      " + RawPublishLoad.run(c, RAW_SUBJECT, body, Duration.ofSeconds(3)).summary());
-            long before = Streams.state(admin, RAW_STREAM).getMsgCount();
-            RawPublishLoad.Result p = RawPublishLoad.run(c, RAW_SUBJECT, body, Duration.ofSeconds(seconds));
-            long stored = Streams.state(admin, RAW_STREAM).getMsgCount() - before;
-            System.out.println("raw publish      " + p.summary() + "; stream holds " + stored + " new messages");
-            if (stored != p.acked() || p.errors() > 0) {
-                throw new IllegalStateException("raw publish: " + p.acked() + " acked, " + stored + " stored, "
-                    + p.errors() + " errors");
-            }
-            r.put("raw_eps", round1(p.eventsPerSecond()));
-            r.put("raw_acked", p.acked());
-            r.put("raw_window", RawPublishLoad.WINDOW);
-            r.put("raw_cpu_pressure_pct", p.cpuPressurePct());
+        System.out.printf("jetsink          %s%n                 daemon CPU %.1f s = %.0f us per request; wrk 2xx %d, "
+                + "daemon accepted %d, stream gained %d (%s; queue drained %.1f s after wrk ended)%n", w.summary(), daemonCpu,
+            cpuMicros, w.ok(), accepted, stored, consistent ? "consistent" : "INCONSISTENT", drainSecs);
+        if (!consistent) {
+            throw new IllegalStateException("the stream does not hold what the daemon accepted");
         }
+        return new JetsinkRun(w.requestsPerSecond(), cpuMicros, w.p50Ms(), w.p99Ms(), w.cpuPressurePct(), w.non2xx(),
+            w.socketErrors(), drainSecs);
     }
 
-    private static void nginx(Path binary, Path prefix, Wrk wrk, int seconds, Map<String, Object> r) throws Exception {
-        try (NginxServer nginx = NginxServer.start(binary, prefix)) {
-            Wrk.Result w = wrk.run("127.0.0.1", nginx.port(), seconds);
-            System.out.println("nginx return 200 " + w.summary());
-            r.put("nginx_rps", round1(w.requestsPerSecond()));
-            r.put("nginx_non_2xx", w.non2xx());
-            r.put("nginx_p50_ms", w.p50Ms());
-            r.put("nginx_p99_ms", w.p99Ms());
-            r.put("nginx_workers", NginxServer.WORKERS + " (" + Runtime.getRuntime().availableProcessors() + " cpus)");
-            r.put("nginx_cpu_pressure_pct", w.cpuPressurePct());
+    private static void raw(Connection admin, Connection c, byte[] body, int seconds, Map<String, List<Double>> f)
+        throws Exception {
+        long before = Streams.state(admin, RAW_STREAM).getMsgCount();
+        RawPublishLoad.Result p = RawPublishLoad.run(c, RAW_SUBJECT, body, Duration.ofSeconds(seconds));
+        long stored = Streams.state(admin, RAW_STREAM).getMsgCount() - before;
+        System.out.println("raw publish      " + p.summary() + "; stream holds " + stored + " new messages");
+        if (stored != p.acked() || p.errors() > 0) {
+            throw new IllegalStateException("raw publish: " + p.acked() + " acked, " + stored + " stored, "
+                + p.errors() + " errors");
         }
+        add(f, "raw_eps", p.eventsPerSecond());
+        add(f, "raw_cpu_pressure_pct", p.cpuPressurePct());
     }
 
-    /** Waits (at most 3 minutes) for the daemon's queue to be empty; returns the seconds it took. */
+    private static void nginx(NginxServer nginx, Wrk wrk, int seconds, Map<String, List<Double>> f) throws Exception {
+        Wrk.Result w = wrk.run("127.0.0.1", nginx.port(), seconds);
+        System.out.println("nginx return 200 " + w.summary());
+        add(f, "nginx_rps", w.requestsPerSecond());
+        add(f, "nginx_p99_ms", w.p99Ms());
+        add(f, "nginx_cpu_pressure_pct", w.cpuPressurePct());
+    }
+
+    /** Waits (at most 3 minutes) for the daemon's queue to be empty and its intake still; returns the seconds it took. */
     private static double awaitDrained(DaemonProcess daemon) throws Exception {
         long start = System.nanoTime();
         long deadline = start + TimeUnit.MINUTES.toNanos(3);
-        while (daemon.metric(QUEUE_LENGTH) > 0) {
+        // requests wrk left in flight are queued after the queue first reads empty: wait for the
+        // accepted count to stop moving too, so they land in this round
+        double accepted = -1;
+        while (true) {
+            double now = daemon.metric(ACCEPTED);
+            if (now == accepted && daemon.metric(QUEUE_LENGTH) == 0) {
+                return (System.nanoTime() - start) / 1e9;
+            }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("queue not drained within 3 minutes");
             }
+            accepted = now;
             Thread.sleep(100);
         }
-        return (System.nanoTime() - start) / 1e9;
     }
 
     private static void jcmd(long pid, String... command) throws Exception {
@@ -229,21 +267,6 @@ public final class IngestBench {
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).strip().getBytes(StandardCharsets.UTF_8);
         }
-    }
-
-    private static double round1(double v) {
-        return Math.round(v * 10) / 10.0;
-    }
-
-    private static double round2(double v) {
-        return Math.round(v * 100) / 100.0;
-    }
-
-    /** User plus system CPU of a process so far, from {@code /proc/PID/stat} (clock ticks of 10 ms). */
-    private static double cpuSeconds(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
     }
 
 }

@@ -1,17 +1,21 @@
 package dev.jetsink.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Runs {@code wrk} (keep-alive connections, as many requests as the server answers) with a Lua
- * script that POSTs one fixed body to {@code /notify}, and reads its summary.
+ * script that POSTs bodies of one shape, each holding distinct events, and reads its summary.
  */
 final class Wrk {
 
@@ -20,41 +24,99 @@ final class Wrk {
 
     private final Path binary;
     private final Path script;
+    private final String path;
+    private final int connections;
 
-    private Wrk(Path binary, Path script) {
+    private Wrk(Path binary, Path script, String path, int connections) {
         this.binary = binary;
         this.script = script;
+        this.path = path;
+        this.connections = connections;
     }
 
     /**
-     * Writes the request script for {@code body} into {@code dir}. Every request carries a distinct
-     * event, as a store's would: a {@code "bench"} member holding the run's start second, the wrk
-     * thread and the request number goes first into the first record, so jetsink's content-derived msg ids differ and the stream
-     * stores each one (the same bytes every time would be one event re-sent).
+     * The shape of a request body: {@code prefix}, then {@code perRequest} events joined by
+     * {@code joiner}, then {@code suffix}. Each event is {@code eventHead}, a marker unique to the
+     * event, {@code eventTail}: jetsink derives msg ids from content, so every event must differ
+     * (the same bytes again would be one event re-sent).
      */
-    static Wrk posting(Path binary, byte[] body, Path dir) throws IOException {
-        String json = new String(body, StandardCharsets.UTF_8);
-        String marker = "\"Records\":[{";
-        int at = json.indexOf(marker);
-        if (json.contains("]==]") || at < 0) {
-            throw new IllegalArgumentException("body must hold a Records array and be quotable as a Lua long string");
+    record Shape(String path, Map<String, String> headers, String prefix, String eventHead, String eventTail,
+                 String joiner, String suffix, int perRequest) {
+
+        /** The body of request {@code n}, as the script builds it (for checks outside wrk). */
+        byte[] body(String n) {
+            StringBuilder b = new StringBuilder(prefix);
+            for (int i = 1; i <= perRequest; i++) {
+                b.append(i > 1 ? joiner : "").append(eventHead).append(n).append('-').append(i).append(eventTail);
+            }
+            return b.append(suffix).toString().getBytes(StandardCharsets.UTF_8);
         }
-        String head = json.substring(0, at + marker.length()) + "\"bench\":\"";
-        String tail = "\"," + json.substring(at + marker.length());
-        Path script = dir.resolve("notify-post.lua");
-        Files.writeString(script, "wrk.method = \"POST\"\n"
-            + "wrk.path = \"/notify\"\n"
-            + "wrk.headers[\"Content-Type\"] = \"application/json\"\n"
-            + "local threads = 0\n"
-            + "function setup(thread)\n  threads = threads + 1\n  thread:set(\"tid\", threads)\nend\n"
-            + "local head = [==[" + head + "]==]\n"
-            + "local tail = [==[" + tail + "]==]\n"
-            + "local n = 0\n"
+    }
+
+    /**
+     * The shape of an S3 notification {@code body} (a MinIO webhook body) carrying {@code records}
+     * copies of its first record, each with a {@code "bench"} member first.
+     */
+    static Shape notify(byte[] body, int records) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = (ObjectNode) json.readTree(body);
+        JsonNode first = root.path("Records").path(0);
+        if (!first.isObject()) {
+            throw new IllegalArgumentException("body must hold a Records array of objects");
+        }
+        root.put("Records", "@@records@@");
+        String[] around = json.writeValueAsString(root).split("\"@@records@@\"", -1);
+        String record = json.writeValueAsString(first);
+        return new Shape("/notify", Map.of("Content-Type", "application/json"), around[0] + "[", "{\"bench\":\"",
+            "\"," + record.substring(1), ",", "]" + around[1], records);
+    }
+
+    /** The shape of MinIO's audit webhook with batching: {@code entries} NDJSON lines, no Content-Type. */
+    static Shape auditBatch(byte[] entry, int entries) throws IOException {
+        String one = new ObjectMapper().readTree(entry).toString();
+        return new Shape("/audit", Map.of("X-Minio-Webhook-Payload-Count", Integer.toString(entries)), "",
+            "{\"bench\":\"", "\"," + one.substring(1), "\n", "\n", entries);
+    }
+
+    /** {@code wrk} posting one MinIO {@code body} per request on {@value #CONNECTIONS} connections. */
+    static Wrk posting(Path binary, byte[] body, Path dir) throws IOException {
+        return posting(binary, notify(body, 1), CONNECTIONS, dir);
+    }
+
+    /** Writes the request script for {@code shape} into {@code dir}. */
+    static Wrk posting(Path binary, Shape shape, int connections, Path dir) throws IOException {
+        String all = shape.prefix + shape.eventHead + shape.eventTail + shape.joiner + shape.suffix + shape.path
+            + String.join("", shape.headers.keySet()) + String.join("", shape.headers.values());
+        if (all.contains("]==]")) {
+            throw new IllegalArgumentException("body must be quotable as a Lua long string");
+        }
+        StringBuilder lua = new StringBuilder("wrk.method = \"POST\"\n")
+            .append("wrk.path = [==[").append(shape.path).append("]==]\n");
+        shape.headers.forEach((k, v) -> lua.append("wrk.headers[ [==[").append(k).append("]==] ] = [==[").append(v)
+            .append("]==]\n"));
+        lua.append("local threads = 0\n")
+            .append("function setup(thread)\n  threads = threads + 1\n  thread:set(\"tid\", threads)\nend\n")
+            .append("local prefix = [==[").append(shape.prefix).append("]==]\n")
+            .append("local head = [==[").append(shape.eventHead).append("]==]\n")
+            .append("local tail = [==[").append(shape.eventTail).append("]==]\n")
+            .append("local joiner = [==[").append(shape.joiner).append("]==]\n")
+            .append("local suffix = [==[").append(shape.suffix).append("]==]\n")
+            .append("local per = ").append(shape.perRequest).append("\n")
+            .append("local n = 0\n")
             // each wrk run (warm-up, measured) starts its own numbering: the run's start second keeps them apart
-            + "local run = os.time()\n"
-            + "function request()\n  n = n + 1\n"
-            + "  return wrk.format(nil, nil, nil, head .. run .. \"-\" .. tid .. \"-\" .. n .. tail)\nend\n");
-        return new Wrk(binary, script);
+            .append("local run = os.time()\n")
+            .append("function request()\n  n = n + 1\n  local parts = {}\n")
+            .append("  for i = 1, per do parts[i] = head .. run .. \"-\" .. tid .. \"-\" .. n .. \"-\" .. i .. tail end\n")
+            .append("  return wrk.format(nil, nil, nil, prefix .. table.concat(parts, joiner) .. suffix)\nend\n");
+        // Lua long strings drop a newline that directly follows the opening bracket
+        String text = lua.toString().replace("[==[\n", "[==[\n\n");
+        Path script = Files.createTempFile(dir, "post-", ".lua");
+        Files.writeString(script, text);
+        return new Wrk(binary, script, shape.path, connections);
+    }
+
+    int connections() {
+        return connections;
     }
 
     /** {@code body} with a distinct {@code "bench"} member in its first record, as the wrk script sends it. */
@@ -67,9 +129,9 @@ final class Wrk {
 
     /** One run against {@code http://host:port} for {@code seconds}; the pressure covers the run. */
     Result run(String host, int port, int seconds) throws Exception {
-        List<String> cmd = List.of(binary.toString(), "-t", Integer.toString(THREADS), "-c", Integer.toString(CONNECTIONS),
+        List<String> cmd = List.of(binary.toString(), "-t", Integer.toString(THREADS), "-c", Integer.toString(connections),
             "-d", seconds + "s", "--timeout", "10s", "--latency", "-s", script.toString(),
-            "http://" + host + ":" + port + "/notify");
+            "http://" + host + ":" + port + path);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         CpuPressure before = CpuPressure.sample();
         String out;

@@ -44,9 +44,9 @@ final class GroupCommitWriter implements Runnable {
     /** One submitted append. {@code stop} marks the close request. */
     record Pending(String msgId, EntryAttributes attributes, long queuedAtMs, EventMetadata metadata, byte[] payload, int size,
                    CompletableFuture<QueuedEntry> future, boolean stop) {
-        /** The record is durable as {@code seq}. */
-        void complete(long seq) {
-            future.complete(new QueuedEntry(seq, msgId, Instant.ofEpochMilli(queuedAtMs), metadata, payload.length, attributes));
+        /** The entry this record is once durable as {@code seq}. */
+        QueuedEntry entry(long seq) {
+            return new QueuedEntry(seq, msgId, Instant.ofEpochMilli(queuedAtMs), metadata, payload.length, attributes);
         }
     }
 

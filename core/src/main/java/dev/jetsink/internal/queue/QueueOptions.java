@@ -15,10 +15,12 @@ import java.util.Objects;
  * @param channels           opens the files the queue writes (tests inject failures here)
  */
 public record QueueOptions(long limit, long segmentMaxBytes, int segmentMaxRecords, Duration compactAfter,
-                           Clock clock, ChannelFactory channels) {
+                           Clock clock, ChannelFactory channels, long heldBytes) {
     public static final long DEFAULT_SEGMENT_BYTES = 64L * 1024 * 1024;
     public static final int DEFAULT_SEGMENT_RECORDS = Segment.MAX_RECORDS;
     public static final Duration DEFAULT_COMPACT_AFTER = Duration.ofMinutes(10);
+    /** Payload bytes of just-committed records a queue keeps in memory for its dispatcher ({@link RecentRecords}). */
+    public static final long DEFAULT_HELD_BYTES = 4L * 1024 * 1024;
 
     public QueueOptions {
         if (limit < 1) {
@@ -33,23 +35,31 @@ public record QueueOptions(long limit, long segmentMaxBytes, int segmentMaxRecor
         Objects.requireNonNull(compactAfter, "compactAfter");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(channels, "channels");
+        if (heldBytes < 0) {
+            throw new IllegalArgumentException("heldBytes must not be negative");
+        }
     }
 
     /** Production defaults with the given {@code queue_limit}. */
     public static QueueOptions withLimit(long limit) {
         return new QueueOptions(limit, DEFAULT_SEGMENT_BYTES, DEFAULT_SEGMENT_RECORDS, DEFAULT_COMPACT_AFTER,
-            Clock.systemUTC(), ChannelFactory.DEFAULT);
+            Clock.systemUTC(), ChannelFactory.DEFAULT, DEFAULT_HELD_BYTES);
     }
 
     public QueueOptions withSegmentMaxRecords(int records) {
-        return new QueueOptions(limit, segmentMaxBytes, records, compactAfter, clock, channels);
+        return new QueueOptions(limit, segmentMaxBytes, records, compactAfter, clock, channels, heldBytes);
     }
 
     public QueueOptions withClock(Clock c) {
-        return new QueueOptions(limit, segmentMaxBytes, segmentMaxRecords, compactAfter, c, channels);
+        return new QueueOptions(limit, segmentMaxBytes, segmentMaxRecords, compactAfter, c, channels, heldBytes);
     }
 
     public QueueOptions withChannels(ChannelFactory f) {
-        return new QueueOptions(limit, segmentMaxBytes, segmentMaxRecords, compactAfter, clock, f);
+        return new QueueOptions(limit, segmentMaxBytes, segmentMaxRecords, compactAfter, clock, f, heldBytes);
+    }
+
+    /** Holding no records in memory makes every read go to disk (tests of what the disk holds). */
+    public QueueOptions withHeldBytes(long bytes) {
+        return new QueueOptions(limit, segmentMaxBytes, segmentMaxRecords, compactAfter, clock, channels, bytes);
     }
 }

@@ -31,9 +31,15 @@ final class RecordReader {
     }
 
     private final SegmentedQueue queue;
+    private final RecentRecords recent;
 
-    RecordReader(SegmentedQueue queue) {
+    RecordReader(SegmentedQueue queue, long heldBytes) {
         this.queue = queue;
+        this.recent = new RecentRecords(heldBytes);
+    }
+
+    RecentRecords recent() {
+        return recent;
     }
 
     List<QueuedEntry> live(long afterSeq, int max) {
@@ -61,6 +67,10 @@ final class RecordReader {
     }
 
     private Optional<ReadBack> readRecord(long seq, boolean withPayload) {
+        Optional<RecentRecords.Held> held = recent.get(seq);
+        if (held.isPresent()) {
+            return Optional.of(new ReadBack(held.get().entry(), withPayload ? held.get().payload() : null));
+        }
         for (int attempt = 0; ; attempt++) {
             try {
                 Optional<Location> at = queue.locate(seq);

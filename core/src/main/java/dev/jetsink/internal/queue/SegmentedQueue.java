@@ -47,7 +47,7 @@ public final class SegmentedQueue implements QueueStore {
     /** Live records found damaged after recovery (each is counted once). */
     private final Set<Long> damaged = new HashSet<>();
     private final GroupCommitWriter writer;
-    private final RecordReader reader = new RecordReader(this);
+    private final RecordReader reader;
     private final QueueWorkers workers;
     private final ReentrantReadWriteLock submitGate = new ReentrantReadWriteLock();
     private long reserved;
@@ -61,6 +61,7 @@ public final class SegmentedQueue implements QueueStore {
         this.lock = lock;
         this.minter = new MsgIds.Minter(options.clock());
         this.counters = new QueueCounters(options.clock());
+        this.reader = new RecordReader(this, options.heldBytes());
         long nextSeq = new QueueRecovery(files, this).recover();
         this.writer = new GroupCommitWriter(this, files, options, nextSeq);
         SegmentMaintenance upkeep = new SegmentMaintenance(this, files, options);
@@ -224,6 +225,7 @@ public final class SegmentedQueue implements QueueStore {
             if (!index.remove(seq)) {
                 return false;
             }
+            reader.recent().forget(seq);
             Segment s = segments.floorEntry(seq).getValue();
             s.resolved.set(s.bit(seq));
             s.live--;
@@ -339,10 +341,13 @@ public final class SegmentedQueue implements QueueStore {
 
     /** Records of a batch are on disk: index them, then complete their futures. */
     void committed(Segment s, List<GroupCommitWriter.Pending> batch, long firstSeq, long startOffset) {
+        QueuedEntry[] entries = new QueuedEntry[batch.size()];
         synchronized (this) {
             long offset = startOffset;
             for (int i = 0; i < batch.size(); i++) {
                 GroupCommitWriter.Pending p = batch.get(i);
+                entries[i] = p.entry(firstSeq + i);
+                reader.recent().committed(entries[i], p.payload()); // before indexing: listed means held
                 index.add(firstSeq + i, (int) offset, p.size(), p.queuedAtMs());
                 offset += p.size();
             }
@@ -353,7 +358,7 @@ public final class SegmentedQueue implements QueueStore {
             inflight -= batch.size();
         }
         for (int i = 0; i < batch.size(); i++) {
-            batch.get(i).complete(firstSeq + i);
+            batch.get(i).future().complete(entries[i]);
         }
     }
 

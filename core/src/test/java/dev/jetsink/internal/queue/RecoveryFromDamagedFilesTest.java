@@ -194,9 +194,34 @@ class RecoveryFromDamagedFilesTest {
         }
     }
 
+    /**
+     * Just-committed records are handed to the dispatcher from memory: one that rots on disk while
+     * held is delivered as it was written; once the queue is reopened the disk's copy is what
+     * counts, and the damage is found.
+     */
+    @Test
+    void recordHeldInMemoryIsServedAsWrittenAndItsDamageIsFoundOnceReadFromDisk() throws Exception {
+        List<QueuedEntry> written = new ArrayList<>();
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            for (int i = 0; i < 3; i++) {
+                written.add(append(q, "e" + i));
+            }
+            flip(logs(dir).get(0), RecordCodec.SEGMENT_HEADER_BYTES + size("e0") + RecordCodec.RECORD_PREFIX_BYTES + 32);
+            assertThat(all(q)).containsExactlyElementsOf(written);
+            assertThat(q.read(written.get(1))).isEqualTo(payload("e1"));
+            assertThat(q.resolve(written.get(0).seq())).isTrue();
+            assertThat(q.read(written.get(2))).isEqualTo(payload("e2"));
+        }
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+            assertThat(all(q)).containsExactly(written.get(2));
+            assertThat(q.corruptRecords()).isEqualTo(1);
+        }
+    }
+
     @Test
     void recordThatRotsWhileTheQueueIsOpenIsSkippedInListingsAndStaysQueued() throws Exception {
-        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000))) {
+        // nothing held in memory: every read goes to the segment file
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(1000).withHeldBytes(0))) {
             List<QueuedEntry> written = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 written.add(append(q, "e" + i));

@@ -125,7 +125,7 @@ class WriteAheadFailurePathsTest {
     @Test
     void smallSegmentMaxBytesKeepsZerosWithinTheBoundAndLosesNothing() throws Exception {
         QueueOptions options = new QueueOptions(1_000_000, 1024, Segment.MAX_RECORDS, Duration.ofMinutes(10),
-            Clock.systemUTC(), ChannelFactory.DEFAULT);
+            Clock.systemUTC(), ChannelFactory.DEFAULT, QueueOptions.DEFAULT_HELD_BYTES);
         List<QueuedEntry> written = new ArrayList<>();
         try (SegmentedQueue q = SegmentedQueue.open(dir, options)) {
             for (int i = 0; i < 30; i++) {
