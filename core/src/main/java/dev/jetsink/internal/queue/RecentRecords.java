@@ -53,17 +53,12 @@ final class RecentRecords {
         return Optional.ofNullable(held.get(seq));
     }
 
-    /** Forgets an entry (resolved, or its records are being rewritten). */
+    /** Forgets an entry once it is resolved. */
     synchronized void forget(long seq) {
         Held gone = held.remove(seq);
         if (gone != null) {
             bytes -= gone.payload.length;
         }
-    }
-
-    synchronized void clear() {
-        held.clear();
-        bytes = 0;
     }
 
     synchronized int size() {
