@@ -6,11 +6,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The records a {@link SegmentedQueue} committed last, kept in memory until they are resolved or
- * crowded out, so the dispatcher lists and publishes a fresh entry without reading it back from
- * the segment it was just forced into. Bounded by payload bytes; the oldest go first, and an entry
- * not held here is read from disk as before. Holds what was written, not what the disk holds now:
- * damage done to a record after its commit is found on its next read from disk or on recovery.
+ * Records of a {@link SegmentedQueue} kept in memory until they are resolved or crowded out, so the
+ * dispatcher lists and publishes an entry without a read of its own from the segment. Two are kept
+ * per queue ({@link RecordReader}): the records committed last, as they were written, and the
+ * records read ahead of the dispatcher from disk, as they were read and checked. Bounded by
+ * payload bytes; the oldest go first, and an entry not held is read from disk. Holds what was
+ * written or read then, not what the disk holds now: damage done to a record later is found on its
+ * next read from disk or on recovery.
  *
  * <p>Thread-safe: the queue adds and forgets entries under its monitor, readers look here first.
  */
@@ -32,8 +34,8 @@ final class RecentRecords {
         this.maxBytes = maxBytes;
     }
 
-    /** Keeps a just-committed entry; drops the oldest held entries while over the bound. */
-    synchronized void committed(QueuedEntry entry, byte[] payload) {
+    /** Keeps an entry; drops the oldest held entries while over the bound. */
+    synchronized void hold(QueuedEntry entry, byte[] payload) {
         if (payload.length > maxBytes) {
             return;
         }
@@ -53,12 +55,18 @@ final class RecentRecords {
         return Optional.ofNullable(held.get(seq));
     }
 
-    /** Forgets an entry once it is resolved. */
-    synchronized void forget(long seq) {
+    /** The entry, no longer held. */
+    synchronized Optional<Held> take(long seq) {
         Held gone = held.remove(seq);
         if (gone != null) {
             bytes -= gone.payload.length;
         }
+        return Optional.ofNullable(gone);
+    }
+
+    /** Forgets an entry once it is resolved. */
+    void forget(long seq) {
+        take(seq);
     }
 
     synchronized int size() {

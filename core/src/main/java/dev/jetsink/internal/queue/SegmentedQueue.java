@@ -174,6 +174,11 @@ public final class SegmentedQueue implements QueueStore {
         return reader.read(entry);
     }
 
+    /** Reads from segment files so far, each of one run of records lying end to end. */
+    long diskReads() {
+        return reader.diskReads();
+    }
+
     /**
      * The segment's reader, reopened when an interrupted thread closed it: {@link FileChannel} closes
      * itself for every user when one thread using it is interrupted.
@@ -192,14 +197,37 @@ public final class SegmentedQueue implements QueueStore {
         return closed;
     }
 
-    /** Where record {@code seq} lies, while it is live: its segment's reader, offset and length. */
-    synchronized Optional<RecordReader.Location> locate(long seq) throws IOException {
-        int i = index.find(seq);
-        if (i < 0) {
-            return Optional.empty();
+    /**
+     * Where the records {@code seqs[from..]} lie, while they are live: the longest run of them that
+     * lies end to end in one segment and takes at most {@code maxBytes} (the first always counts,
+     * whatever its size), so one read fetches them all. Empty when {@code seqs[from]} is not live.
+     */
+    synchronized List<RecordReader.Location> locateRun(List<Long> seqs, int from, long maxBytes) throws IOException {
+        List<RecordReader.Location> run = new ArrayList<>();
+        Segment first = null;
+        FileChannel channel = null;
+        long end = -1;
+        long bytes = 0;
+        for (int k = from; k < seqs.size(); k++) {
+            long seq = seqs.get(k);
+            int i = index.find(seq);
+            if (i < 0) {
+                break;
+            }
+            Segment s = segments.floorEntry(seq).getValue();
+            int offset = index.offset(i);
+            int length = index.length(i);
+            if (first == null) {
+                first = s;
+                channel = openReader(s);
+            } else if (s != first || offset != end || bytes + length > maxBytes) {
+                break;
+            }
+            run.add(new RecordReader.Location(seq, channel, offset, length));
+            end = (long) offset + length;
+            bytes += length;
         }
-        return Optional.of(new RecordReader.Location(openReader(segments.floorEntry(seq).getValue()),
-            index.offset(i), index.length(i)));
+        return run;
     }
 
     /** Up to {@code max} live sequence numbers after {@code afterSeq}, oldest first. */
@@ -225,7 +253,7 @@ public final class SegmentedQueue implements QueueStore {
             if (!index.remove(seq)) {
                 return false;
             }
-            reader.recent().forget(seq);
+            reader.forget(seq);
             Segment s = segments.floorEntry(seq).getValue();
             s.resolved.set(s.bit(seq));
             s.live--;
@@ -347,7 +375,7 @@ public final class SegmentedQueue implements QueueStore {
             for (int i = 0; i < batch.size(); i++) {
                 GroupCommitWriter.Pending p = batch.get(i);
                 entries[i] = p.entry(firstSeq + i);
-                reader.recent().committed(entries[i], p.payload()); // before indexing: listed means held
+                reader.recent().hold(entries[i], p.payload()); // before indexing: listed means held
                 index.add(firstSeq + i, (int) offset, p.size(), p.queuedAtMs());
                 offset += p.size();
             }

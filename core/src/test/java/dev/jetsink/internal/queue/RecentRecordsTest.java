@@ -14,8 +14,8 @@ class RecentRecordsTest {
     @Test
     void holdsCommittedEntriesUntilForgotten() {
         RecentRecords recent = new RecentRecords(100);
-        recent.committed(entry(1, 10), new byte[10]);
-        recent.committed(entry(2, 20), new byte[20]);
+        recent.hold(entry(1, 10), new byte[10]);
+        recent.hold(entry(2, 20), new byte[20]);
 
         assertThat(recent.get(1)).get().extracting(RecentRecords.Held::entry).isEqualTo(entry(1, 10));
         assertThat(recent.bytes()).isEqualTo(30);
@@ -29,7 +29,7 @@ class RecentRecordsTest {
     void dropsTheOldestWhenOverItsBound() {
         RecentRecords recent = new RecentRecords(100);
         for (long seq = 1; seq <= 5; seq++) {
-            recent.committed(entry(seq, 30), new byte[30]);
+            recent.hold(entry(seq, 30), new byte[30]);
         }
         assertThat(recent.size()).isEqualTo(3);
         assertThat(recent.get(1)).isEmpty();
@@ -42,8 +42,8 @@ class RecentRecordsTest {
     @Test
     void aPayloadLargerThanTheBoundIsNotHeldAndCrowdsOutNothing() {
         RecentRecords recent = new RecentRecords(100);
-        recent.committed(entry(1, 50), new byte[50]);
-        recent.committed(entry(2, 101), new byte[101]);
+        recent.hold(entry(1, 50), new byte[50]);
+        recent.hold(entry(2, 101), new byte[101]);
         assertThat(recent.get(2)).isEmpty();
         assertThat(recent.get(1)).isPresent();
         assertThat(recent.bytes()).isEqualTo(50);
