@@ -54,6 +54,14 @@ public final class NatsCluster implements AutoCloseable {
 
     /** Starts three nodes of this binary and waits until {@link #awaitReady()}. */
     public static NatsCluster start(Path binary) {
+        return start(binary, List.of());
+    }
+
+    /**
+     * Starts three nodes of this binary, each with {@code extraArgs} appended (such as {@code -D}
+     * for debug logging), and waits until {@link #awaitReady()}.
+     */
+    public static NatsCluster start(Path binary, List<String> extraArgs) {
         IllegalStateException last = null;
         for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
             List<NatsServer> started = new ArrayList<>();
@@ -61,7 +69,8 @@ public final class NatsCluster implements AutoCloseable {
                 int[] clusterPorts = freePorts(SIZE);
                 for (int i = 0; i < SIZE; i++) {
                     started.add(NatsServer.builder().binary(binary)
-                            .args(nodeArgs(i, clusterPorts)).build().start());
+                            .args(nodeArgs(i, clusterPorts))
+                            .args(extraArgs.toArray(String[]::new)).build().start());
                 }
                 NatsCluster cluster = new NatsCluster(started);
                 cluster.awaitReady();
