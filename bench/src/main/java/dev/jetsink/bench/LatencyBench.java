@@ -11,13 +11,20 @@ import io.nats.client.JetStreamSubscription;
 import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.PushSubscribeOptions;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,92 +36,163 @@ import java.util.regex.Pattern;
  * stream stored it (the server's timestamp of the stored message, which is when the PubAck is
  * sent), so it covers HTTP, the durable enqueue, dispatch and the publish.
  *
- * <p>Usage: {@code LatencyBench --jar server/target/jetsink.jar --out RESULTS.json [--rate 5000]
- * [--seconds 30]}.
+ * <p>Latency here follows the disk: every answer waits for an fsync. So each round first measures
+ * the disk's own fsync (4 KiB written and forced, in the queue's directory) and reports its p99
+ * beside the product's, and with {@code --compare-jar} an older build runs in alternate rounds on
+ * the same host in the same hour: a reader compares builds, not hours.
+ *
+ * <p>Usage: {@code LatencyBench --jar server/target/jetsink.jar --out RESULTS.json [--rate 10000]
+ * [--seconds 20] [--rounds 3] [--compare-jar OLDER.jar]}.
  */
 public final class LatencyBench {
 
     private static final String STREAM = "LATENCY";
     private static final String SUBJECT = "bench.latency";
     private static final int WARM_UP_SECONDS = 10;
+    private static final int FSYNC_SAMPLES = 500;
     private static final Pattern KEY = Pattern.compile("\"Key\":\"bench/lat-(\\d+)\"");
 
     private LatencyBench() {
     }
 
+    /** One round's figures, in milliseconds (pressure in percent). */
+    private record Round(double p50, double p99, double max, double httpP50, double httpP99, double fsyncP50,
+                         double fsyncP99, double pressure, long stored, long failures) {
+    }
+
     public static void main(String[] args) throws Exception {
         Path jar = null;
+        Path compareJar = null;
         Path out = null;
-        int rate = 5000;
-        int seconds = 30;
+        int rate = 10_000;
+        int seconds = 20;
+        int rounds = 3;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--jar" -> jar = Path.of(args[i + 1]);
+                case "--compare-jar" -> compareJar = Path.of(args[i + 1]);
                 case "--out" -> out = Path.of(args[i + 1]);
                 case "--rate" -> rate = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
+                case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         if (jar == null || out == null) {
-            throw new IllegalArgumentException("usage: LatencyBench --jar JAR --out RESULTS.json [--rate N] [--seconds S]");
+            throw new IllegalArgumentException("usage: LatencyBench --jar JAR --out RESULTS.json [--rate N] [--seconds S]"
+                + " [--rounds R] [--compare-jar OLDER.jar]");
         }
         Path work = Files.createTempDirectory("jetsink-latency-bench");
+        Map<String, List<Round>> byBuild = new LinkedHashMap<>();
         try (NatsServer server = NatsServer.builder().build().start();
              Connection admin = Nats.connect(server.url())) {
-            Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
-            try (DaemonProcess daemon = DaemonProcess.start(jar, server.url(), STREAM, SUBJECT, work, List.of())) {
-                measure(daemon, admin, rate, seconds, out);
+            for (int r = 1; r <= rounds; r++) {
+                for (Path build : compareJar == null ? List.of(jar) : List.of(jar, compareJar)) {
+                    String name = build == jar ? "jetsink" : "compare";
+                    Round round = round(server, admin, build, work.resolve(name + "-" + r), rate, seconds);
+                    byBuild.computeIfAbsent(name, k -> new ArrayList<>()).add(round);
+                    System.out.printf("round %d %s (%s): request->stored p50 %.2f ms p99 %.2f ms max %.1f ms; HTTP p50 %.2f"
+                            + " ms p99 %.2f ms; disk fsync p50 %.2f ms p99 %.2f ms; %d stored, %d HTTP failures; cpu"
+                            + " pressure %.1f %%%n", r, name, build.getFileName(), round.p50(), round.p99(), round.max(),
+                        round.httpP50(), round.httpP99(), round.fsyncP50(), round.fsyncP99(), round.stored(),
+                        round.failures(), round.pressure());
+                }
             }
         } finally {
             BenchFiles.deleteTree(work);
         }
-    }
-
-    private static void measure(DaemonProcess daemon, Connection admin, int rate, int seconds, Path out) throws Exception {
-        int total = rate * seconds;
-        long[] sentAtMicros = new long[total];
-        long[] httpMicros = new long[total];
-        AtomicLong failures = new AtomicLong();
-        // Warm the daemon's JIT first (events numbered past the measured ones are ignored).
-        int warm = rate * WARM_UP_SECONDS;
-        RawHttpLoad.run(daemon.host(), daemon.port(), rate, warm, i -> body(total + i),
-            new long[warm], new long[warm], new AtomicLong());
-        double offeredSecs = RawHttpLoad.run(daemon.host(), daemon.port(), rate, total,
-            LatencyBench::body, sentAtMicros, httpMicros, failures);
-        long[] storedAtMicros = readStoreTimes(admin, total);
-        long[] latency = new long[total];
-        int seen = 0;
-        for (int i = 0; i < total; i++) {
-            if (storedAtMicros[i] > 0) {
-                latency[seen++] = storedAtMicros[i] - sentAtMicros[i];
-            }
-        }
-        long[] lat = Arrays.copyOf(latency, seen);
-        Arrays.sort(lat);
-        long[] httpSorted = httpMicros.clone();
-        Arrays.sort(httpSorted);
-        ObjectNode section = new ObjectMapper().createObjectNode();
+        Map<String, Object> section = new LinkedHashMap<>();
         section.put("offered_eps", rate);
-        section.put("achieved_offer_eps", Math.round(total / offeredSecs));
         section.put("seconds", seconds);
-        section.put("events", total);
-        section.put("stored", seen);
-        section.put("http_failures", failures.get());
-        section.put("p50_ms", pct(lat, 0.50));
-        section.put("p99_ms", pct(lat, 0.99));
-        section.put("max_ms", lat.length == 0 ? 0 : lat[lat.length - 1] / 1000.0);
-        section.put("http_p50_ms", pct(httpSorted, 0.50));
-        section.put("http_p99_ms", pct(httpSorted, 0.99));
-        System.out.printf("offered %d events/s for %d s (achieved offer %.0f/s): %d stored, %d HTTP failures; "
-                + "request->stored p50 %.2f ms p99 %.2f ms; HTTP 200 p50 %.2f ms p99 %.2f ms%n",
-            rate, seconds, total / offeredSecs, seen, failures.get(), pct(lat, 0.50), pct(lat, 0.99),
-            pct(httpSorted, 0.50), pct(httpSorted, 0.99));
+        section.put("rounds", rounds);
+        section.put("events_per_round", rate * seconds);
+        section.put("jar", jar.getFileName().toString());
+        if (compareJar != null) {
+            section.put("compare_jar", compareJar.toString());
+        }
+        long perRound = (long) rate * seconds;
+        byBuild.forEach((name, rs) -> {
+            String prefix = name.equals("jetsink") ? "" : name + "_";
+            section.put(prefix + "p50_ms", Spread.of(rs.stream().map(Round::p50).toList(), 2));
+            section.put(prefix + "p99_ms", Spread.of(rs.stream().map(Round::p99).toList(), 2));
+            section.put(prefix + "max_ms", Spread.of(rs.stream().map(Round::max).toList(), 1));
+            section.put(prefix + "http_p50_ms", Spread.of(rs.stream().map(Round::httpP50).toList(), 2));
+            section.put(prefix + "http_p99_ms", Spread.of(rs.stream().map(Round::httpP99).toList(), 2));
+            section.put(prefix + "disk_fsync_p50_ms", Spread.of(rs.stream().map(Round::fsyncP50).toList(), 2));
+            section.put(prefix + "disk_fsync_p99_ms", Spread.of(rs.stream().map(Round::fsyncP99).toList(), 2));
+            section.put(prefix + "cpu_pressure_pct", Spread.of(rs.stream().map(Round::pressure).toList(), 1));
+            section.put(prefix + "http_failures", rs.stream().mapToLong(Round::failures).sum());
+            section.put(prefix + "unstored", rs.stream().mapToLong(x -> perRound - x.stored()).sum());
+        });
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
-        root.set("latency", section);
+        root.set("latency", json.valueToTree(section));
         json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
+        System.out.printf("medians of %d rounds at %d events/s: p50 %s ms, p99 %s ms, disk fsync p99 %s ms%n", rounds, rate,
+            ((Map<?, ?>) section.get("p50_ms")).get("median"), ((Map<?, ?>) section.get("p99_ms")).get("median"),
+            ((Map<?, ?>) section.get("disk_fsync_p99_ms")).get("median"));
         System.out.println("wrote section latency of " + out);
+    }
+
+    /** A fresh stream and daemon, the disk's fsync, a warm-up, then the measured events. */
+    private static Round round(NatsServer server, Connection admin, Path jar, Path dir, int rate, int seconds)
+            throws Exception {
+        Files.createDirectories(dir);
+        try {
+            admin.jetStreamManagement().deleteStream(STREAM);
+        } catch (io.nats.client.JetStreamApiException e) {
+            // the first round: no stream yet
+        }
+        Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
+        double[] fsync = fsyncMillis(dir);
+        try (DaemonProcess daemon = DaemonProcess.start(jar, server.url(), STREAM, SUBJECT, dir, List.of())) {
+            int total = rate * seconds;
+            long[] sentAtMicros = new long[total];
+            long[] httpMicros = new long[total];
+            AtomicLong failures = new AtomicLong();
+            // Warm the daemon's JIT first (events numbered past the measured ones are ignored).
+            int warm = rate * WARM_UP_SECONDS;
+            RawHttpLoad.run(daemon.host(), daemon.port(), rate, warm, i -> body(total + i),
+                new long[warm], new long[warm], new AtomicLong());
+            CpuPressure before = CpuPressure.sample();
+            RawHttpLoad.run(daemon.host(), daemon.port(), rate, total, LatencyBench::body, sentAtMicros, httpMicros,
+                failures);
+            double pressure = CpuPressure.sample().percentSince(before).orElse(-1);
+            long[] storedAtMicros = readStoreTimes(admin, total);
+            long[] latency = new long[total];
+            int seen = 0;
+            for (int i = 0; i < total; i++) {
+                if (storedAtMicros[i] > 0) {
+                    latency[seen++] = storedAtMicros[i] - sentAtMicros[i];
+                }
+            }
+            long[] lat = Arrays.copyOf(latency, seen);
+            Arrays.sort(lat);
+            long[] httpSorted = httpMicros.clone();
+            Arrays.sort(httpSorted);
+            return new Round(pct(lat, 0.50), pct(lat, 0.99), lat.length == 0 ? 0 : lat[lat.length - 1] / 1000.0,
+                pct(httpSorted, 0.50), pct(httpSorted, 0.99), fsync[0], fsync[1], pressure, seen, failures.get());
+        }
+    }
+
+    /** p50 and p99 of writing 4 KiB and forcing it ({@code fdatasync}) in {@code dir}, in ms. */
+    static double[] fsyncMillis(Path dir) throws IOException {
+        Path file = dir.resolve("fsync-probe");
+        long[] micros = new long[FSYNC_SAMPLES];
+        ByteBuffer block = ByteBuffer.allocate(4096);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            for (int i = 0; i < micros.length; i++) {
+                block.clear();
+                long t0 = System.nanoTime();
+                ch.write(block, (long) i * block.capacity());
+                ch.force(false);
+                micros[i] = (System.nanoTime() - t0) / 1000;
+            }
+        } finally {
+            Files.deleteIfExists(file);
+        }
+        Arrays.sort(micros);
+        return new double[] {pct(micros, 0.50), pct(micros, 0.99)};
     }
 
     static byte[] body(int n) {
