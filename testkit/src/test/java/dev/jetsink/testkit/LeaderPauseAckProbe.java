@@ -1,7 +1,6 @@
 package dev.jetsink.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -56,10 +55,10 @@ import org.junit.jupiter.api.Test;
  * log, every ack ({@code acks.tsv}) and each leader's stream ({@code stream-nX.tsv}) are kept in
  * {@code /tmp/ackprobe/seed-<seed>/}.
  *
- * <p>It is not part of the suite (its name matches no test pattern) and runs only when named, with {@code -DackProbe=true} (it takes
+ * <p>It is not part of the suite (its name matches no test pattern) and runs only when named (it takes
  * minutes and proves something about the broker, not jetsink):
  * <pre>
- * mvn -o -B verify -pl testkit -DackProbe=true -Dit.test=LeaderPauseAckProbe \
+ * mvn -o -B verify -pl testkit -Dit.test=LeaderPauseAckProbe \
  *   -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  * Knobs (system properties): {@code ackProbe.minutes} (5), {@code ackProbe.seed} (random),
@@ -105,7 +104,6 @@ class LeaderPauseAckProbe {
 
     @Test
     void ackedPublishesSurviveAPausedLeader() throws Exception {
-        assumeTrue(Boolean.getBoolean("ackProbe"), "diagnostic; run with -DackProbe=true");
         int minutes = Integer.getInteger("ackProbe.minutes", 5);
         int threads = Integer.getInteger("ackProbe.threads", 4);
         int inflight = Integer.getInteger("ackProbe.inflight", 256);
