@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.jetty.io.Connection;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * <p>The newcomer is accepted first and the eviction runs on the thread that set up its
  * connection, so the accept loop never waits for a scan. When nothing is idle, that newcomer stays
  * (one above the cap), the connector stops accepting (later ones wait in the backlog) and every
- * open connection's idle timeout is cut to the at-limit value until the count is back at the cap.
+ * open connection's idle timeout is cut to the at-limit value until the count is back at the cap;
+ * meanwhile the choice is made again every {@link #UNUSED_GRACE_MILLIS}, since connections too
+ * new to count as idle may have become idle.
  */
 final class ConnectionCap implements SelectorManager.AcceptListener {
 
@@ -45,6 +48,13 @@ final class ConnectionCap implements SelectorManager.AcceptListener {
     static final int CANDIDATES_PER_SCAN = 64;
     /** Two readings of the same idle start differ by rounding; activity moves it by more. */
     private static final long CLOCK_SLACK_MILLIS = 2;
+    /**
+     * How long a connection that has not sent a byte yet is left to its first read before it
+     * counts as idle: a sender that connects and writes its request at once has that request in
+     * the kernel's buffers until the selector reads it, and closing it then would drop a request
+     * that was never idle.
+     */
+    static final long UNUSED_GRACE_MILLIS = 250;
 
     private final AbstractConnector connector;
     private final int max;
@@ -61,9 +71,10 @@ final class ConnectionCap implements SelectorManager.AcceptListener {
     private final Object eviction = new Object();
     /** The longest-idle connections the last scan found, oldest first; guarded by {@link #eviction}. */
     private final ArrayDeque<Candidate> candidates = new ArrayDeque<>();
-    /** Guards {@link #limiting}. */
+    /** Guards {@link #limiting} and {@link #reconsidering}. */
     private final Object limit = new Object();
     private boolean limiting;
+    private boolean reconsidering;
 
     ConnectionCap(AbstractConnector connector, int max, Duration atLimitIdle) {
         if (max < 1) {
@@ -83,7 +94,7 @@ final class ConnectionCap implements SelectorManager.AcceptListener {
     int idleNow() {
         int n = 0;
         for (EndPoint e : connector.getConnectedEndPoints()) {
-            if (e.isOpen() && idle(e)) {
+            if (e.isOpen() && idle(e, UNUSED_GRACE_MILLIS)) {
                 n++;
             }
         }
@@ -141,6 +152,51 @@ final class ConnectionCap implements SelectorManager.AcceptListener {
         }
         // A close reported while the limit was being set must not leave it set.
         liftLimitIfUnder();
+        reconsiderLater();
+    }
+
+    /**
+     * While over the cap, looks again after {@link #UNUSED_GRACE_MILLIS}: connections that were too
+     * new to count as idle when the newcomer arrived may be idle by then, and closing them (not
+     * waiting for the at-limit idle timeout) lets the senders in the backlog in.
+     */
+    private void reconsiderLater() {
+        synchronized (limit) {
+            if (!limiting || reconsidering) {
+                return;
+            }
+            reconsidering = true;
+        }
+        try {
+            connector.getScheduler().schedule(this::reconsider, UNUSED_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException stopped) {
+            synchronized (limit) {
+                reconsidering = false;
+            }
+        }
+    }
+
+    private void reconsider() {
+        synchronized (limit) {
+            reconsidering = false;
+        }
+        List<EndPoint> victims = new ArrayList<>();
+        synchronized (eviction) {
+            while (open.get() - closing.size() > max) {
+                Optional<EndPoint> victim = leastRecentlyUsedIdle(null);
+                if (victim.isEmpty()) {
+                    break;
+                }
+                closing.add(victim.get().getTransport());
+                victims.add(victim.get());
+            }
+        }
+        for (EndPoint v : victims) {
+            evicted.increment();
+            v.close();
+        }
+        liftLimitIfUnder();
+        reconsiderLater();
     }
 
     private void liftLimitIfUnder() {
@@ -203,7 +259,8 @@ final class ConnectionCap implements SelectorManager.AcceptListener {
     }
 
     private boolean evictable(EndPoint e, SelectableChannel newcomer) {
-        return e.getTransport() != newcomer && e.isOpen() && !closing.contains(e.getTransport()) && idle(e);
+        return e.getTransport() != newcomer && e.isOpen() && !closing.contains(e.getTransport())
+            && idle(e, UNUSED_GRACE_MILLIS);
     }
 
     /**
@@ -222,15 +279,20 @@ final class ConnectionCap implements SelectorManager.AcceptListener {
      * Whether the HTTP/1.1 connection on {@code endPoint} (inside TLS when there is TLS) is between
      * requests: its parser waits for the first byte of a request and no unparsed byte is buffered.
      * Jetty resets the parser only once an exchange has completed, so a request whose headers or
-     * body are arriving, or whose answer is still being made, is never idle. Anything that is not
-     * an HTTP/1.1 connection counts as busy.
+     * body are arriving, or whose answer is still being made, is never idle. A connection that has
+     * not read a byte yet is idle only once it has been quiet for {@code unusedGraceMillis} (its
+     * first request may be waiting to be read). Anything that is not an HTTP/1.1 connection counts
+     * as busy.
      */
-    static boolean idle(EndPoint endPoint) {
+    static boolean idle(EndPoint endPoint, long unusedGraceMillis) {
         Connection c = endPoint.getConnection();
         if (c instanceof SslConnection ssl) {
             c = ssl.getSslEndPoint().getConnection();
         }
-        return c instanceof HttpConnection http && http.getParser().isStart() && http.isRequestBufferEmpty();
+        if (!(c instanceof HttpConnection http) || !http.getParser().isStart() || !http.isRequestBufferEmpty()) {
+            return false;
+        }
+        return http.getBytesIn() > 0 || !(endPoint instanceof IdleTimeout t) || t.getIdleFor() >= unusedGraceMillis;
     }
 
     private void setLimited(boolean limited) {
