@@ -88,6 +88,23 @@ public final class BenchReport {
                     drain.path("raw_eps").asDouble(), drain.path("raw_eps_runs")))
                 .append(String.format(Locale.ROOT, "| jetsink ÷ raw publish | %.2f | | ≥ 0.9 |%n", drain.path("ratio_vs_raw").asDouble()));
         }
+        JsonNode latency = root.path("latency");
+        if (latency.path("p50_ms").isObject()) {
+            md.append("\n**Latency** (`bench/run latency`: ").append(latency.path("rounds").asInt()).append(" rounds of ")
+                .append(latency.path("seconds").asInt()).append(" s at ")
+                .append(String.format(Locale.ROOT, "%,d", latency.path("offered_eps").asInt()))
+                .append(" events/s, POST to stored in the stream; the disk's own fsync measured in the same rounds")
+                .append(latency.has("compare_jar") ? "; `older` is " + latency.path("compare_jar").asText()
+                    .replaceAll(".*/", "") + " in alternate rounds" : "").append(")\n\n")
+                .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
+            row(md, "p50 (ms)", latency.path("p50_ms"), latency.path("cpu_pressure_pct"), "≤ 3", 2);
+            row(md, "p99 (ms)", latency.path("p99_ms"), null, "≤ 10", 2);
+            row(md, "disk fsync p99 (ms)", latency.path("disk_fsync_p99_ms"), null, "", 2);
+            if (latency.path("older_p50_ms").isObject()) {
+                row(md, "older build p50 (ms)", latency.path("older_p50_ms"), latency.path("older_cpu_pressure_pct"), "", 2);
+                row(md, "older build p99 (ms)", latency.path("older_p99_ms"), null, "", 2);
+            }
+        }
         return md.toString();
     }
 

@@ -88,7 +88,7 @@ public final class LatencyBench {
              Connection admin = Nats.connect(server.url())) {
             for (int r = 1; r <= rounds; r++) {
                 for (Path build : compareJar == null ? List.of(jar) : List.of(jar, compareJar)) {
-                    String name = build == jar ? "jetsink" : "compare";
+                    String name = build == jar ? "jetsink" : "older";
                     Round round = round(server, admin, build, work.resolve(name + "-" + r), rate, seconds);
                     byBuild.computeIfAbsent(name, k -> new ArrayList<>()).add(round);
                     System.out.printf("round %d %s (%s): request->stored p50 %.2f ms p99 %.2f ms max %.1f ms; HTTP p50 %.2f"

@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -167,6 +169,36 @@ public final class NatsCluster implements AutoCloseable {
             }
             return Optional.of(true);
         });
+    }
+
+    /**
+     * What each node holds of {@code stream}: read with {@link Streams#readFromLeader} while that
+     * node leads, stepping the leadership down until every node has led once (at most 12 step-downs).
+     * On a healthy cluster the views are equal; nats-server 2.9.10's replicas diverge after a paused
+     * leader. Keyed by node index; a node that never became leader is absent.
+     */
+    public Map<Integer, List<StoredMessage>> readEachReplica(String stream) {
+        Map<Integer, List<StoredMessage>> views = new TreeMap<>();
+        try (Connection conn = connectToLiveNodes()) {
+            for (int stepDowns = 0; ; stepDowns++) {
+                awaitStreamCurrent(stream);
+                int leader = streamLeader(stream);
+                views.computeIfAbsent(leader, i -> Streams.readFromLeader(conn, stream));
+                if (views.size() == SIZE || stepDowns == 12) {
+                    return views;
+                }
+                try {
+                    conn.request("$JS.API.STREAM.LEADER.STEPDOWN." + stream, new byte[0], Duration.ofSeconds(5));
+                } catch (RuntimeException e) {
+                    // the next round looks at whoever leads then
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot connect to read the replicas of " + stream + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted reading the replicas of " + stream, e);
+        }
     }
 
     /** Kills every node and removes their temporary dirs. */

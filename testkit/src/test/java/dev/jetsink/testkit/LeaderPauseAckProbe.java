@@ -2,8 +2,6 @@ package dev.jetsink.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import io.nats.client.JetStream;
@@ -24,7 +22,6 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,7 +68,6 @@ class LeaderPauseAckProbe {
 
     private static final String STREAM = "PROBE";
     private static final String SUBJECT = "probe.m";
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** How many lines of each kind of finding to print; the counts cover all. */
     private static final int SHOWN = 100;
 
@@ -304,41 +300,13 @@ class LeaderPauseAckProbe {
      * Reads every sequence with {@code $JS.API.STREAM.MSG.GET}, which the stream leader answers
      * from its own store (an ordered consumer may be placed on a follower and read that one's).
      */
-    private View read(Connection conn, String node) throws Exception {
+    private View read(Connection conn, String node) {
         StreamState state = Streams.state(conn, STREAM);
-        Map<Long, String> idAt = new ConcurrentHashMap<>();
-        Semaphore window = new Semaphore(256);
-        AtomicLong missing = new AtomicLong();
-        for (long seq = state.getFirstSequence(); seq <= state.getLastSequence(); seq++) {
-            window.acquire();
-            long at = seq;
-            byte[] body = ("{\"seq\":" + seq + "}").getBytes(StandardCharsets.UTF_8);
-            conn.request("$JS.API.STREAM.MSG.GET." + STREAM, body).orTimeout(10, TimeUnit.SECONDS)
-                    .whenComplete((m, e) -> {
-                        window.release();
-                        JsonNode got = e == null ? parse(m.getData()).path("message") : null;
-                        if (got == null || got.isMissingNode()) {
-                            missing.incrementAndGet();
-                            say("read " + node + ": seq " + at + ": " + (e != null ? e : new String(m.getData(),
-                                    StandardCharsets.UTF_8)));
-                        } else {
-                            idAt.put(at, new String(Base64.getDecoder().decode(got.path("data").asText()),
-                                    StandardCharsets.UTF_8));
-                        }
-                    });
-        }
-        window.acquire(256);
+        Map<Long, String> idAt = new TreeMap<>();
+        Streams.readFromLeader(conn, STREAM).forEach(m -> idAt.put(m.seq(), m.text()));
         say("read " + node + ": " + idAt.size() + " messages, first=" + state.getFirstSequence() + " last="
-                + state.getLastSequence() + " count=" + state.getMsgCount() + " not found=" + missing.get());
-        return new View(node, state.getFirstSequence(), state.getLastSequence(), new TreeMap<>(idAt));
-    }
-
-    private static JsonNode parse(byte[] json) {
-        try {
-            return JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+                + state.getLastSequence() + " count=" + state.getMsgCount());
+        return new View(node, state.getFirstSequence(), state.getLastSequence(), idAt);
     }
 
     /**

@@ -9,6 +9,8 @@ import io.nats.client.Options;
 import io.nats.client.PublishOptions;
 import io.nats.client.api.PublishAck;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class NatsClusterTest {
@@ -38,6 +40,25 @@ class NatsClusterTest {
             assertThat(cluster.node(leader).isAlive()).isTrue();
             assertThat(Streams.readAll(conn, "R3")).extracting(StoredMessage::seq)
                     .containsExactly(1L, 2L);
+        }
+    }
+
+    @Test
+    void eachReplicaIsReadWhileItLeads() throws Exception {
+        try (NatsCluster cluster = NatsCluster.start();
+             Connection conn = Nats.connect(new Options.Builder().servers(cluster.urlArray()).build())) {
+            Streams.create(conn, StreamSpec.of("VIEWS", "views.>").replicas(3).build());
+            JetStream js = conn.jetStream();
+            for (int i = 0; i < 50; i++) {
+                js.publish("views.a", ("m" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+
+            Map<Integer, List<StoredMessage>> views = cluster.readEachReplica("VIEWS");
+
+            assertThat(views).as("every node led once").containsOnlyKeys(0, 1, 2);
+            for (List<StoredMessage> view : views.values()) {
+                assertThat(view).extracting(StoredMessage::text).hasSize(50).startsWith("m0").endsWith("m49");
+            }
         }
     }
 

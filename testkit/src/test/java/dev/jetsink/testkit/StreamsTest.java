@@ -60,6 +60,36 @@ class StreamsTest {
     }
 
     @Test
+    void readFromLeaderReadsWhatReadAllReadsSequenceBySequence() throws Exception {
+        Streams.create(conn, StreamSpec.of("LEADREAD", "lead.>").build());
+        JetStream js = conn.jetStream();
+        for (int i = 1; i <= 600; i++) {
+            Headers h = new Headers().add("k", "v" + i);
+            js.publish(NatsMessage.builder().subject("lead." + i).headers(h)
+                    .data(("m" + i).getBytes(StandardCharsets.UTF_8)).build(),
+                    PublishOptions.builder().messageId("id-" + i).build());
+        }
+        js.publish("lead.plain", "no headers".getBytes(StandardCharsets.UTF_8));
+        conn.jetStreamManagement().deleteMessage("LEADREAD", 3);
+        conn.jetStreamManagement().deleteMessage("LEADREAD", 300);
+
+        List<StoredMessage> bySeq = Streams.readFromLeader(conn, "LEADREAD");
+        List<StoredMessage> consumed = Streams.readAll(conn, "LEADREAD");
+
+        assertThat(bySeq).hasSize(599);
+        assertThat(bySeq).extracting(StoredMessage::seq).doesNotContain(3L, 300L).isSorted();
+        assertThat(bySeq).extracting(StoredMessage::seq).containsExactlyElementsOf(
+                consumed.stream().map(StoredMessage::seq).toList());
+        assertThat(bySeq).extracting(StoredMessage::text).containsExactlyElementsOf(
+                consumed.stream().map(StoredMessage::text).toList());
+        assertThat(bySeq.get(597).msgId()).contains("id-600");
+        assertThat(bySeq.get(597).header("k")).contains("v600");
+        assertThat(bySeq.get(597).subject()).isEqualTo("lead.600");
+        assertThat(bySeq.get(598).headers()).isEmpty();
+        assertThat(bySeq.get(598).text()).isEqualTo("no headers");
+    }
+
+    @Test
     void readAllOfAnEmptyStreamIsEmpty() {
         Streams.create(conn, StreamSpec.of("EMPTY", "empty").build());
         assertThat(Streams.readAll(conn, "EMPTY")).isEmpty();

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -125,6 +126,9 @@ class ChaosCampaignIT {
         String line = "seed=" + seed + " minutes=" + minutes + " events=" + r.events() + " acked=" + r.acked()
             + " faults=" + Schedule.countByKind(nemesis.done()) + " lost=" + r.lost()
             + " duplicates=" + r.duplicates() + " failed=" + r.failed();
+        if (r.lost() > 0) {
+            line += " lost_held_by_a_replica=" + replicaCheck(stage, r, history);
+        }
         history.say("history " + history.file.toAbsolutePath());
         if (!problems.isEmpty()) {
             history.say("FAILED seed=" + seed + " (replay: bin/chaos --seed " + seed + " --minutes " + minutes + ")\n"
@@ -149,6 +153,22 @@ class ChaosCampaignIT {
             }
         }
         return out;
+    }
+
+    /**
+     * Reads the stream under each node as leader and counts the lost events some replica holds: those
+     * reached the broker, whose replicas then disagreed (RELIABILITY.md finding 3).
+     */
+    private static String replicaCheck(Stage stage, Checker.Result r, History history) {
+        try {
+            Map<Integer, List<StoredMessage>> views = stage.readEachReplica();
+            views.forEach((node, view) -> history.say("replica n" + (node + 1) + " as leader: " + Checker.streamShape(view)
+                + ", lost events it holds: " + Checker.heldByAReplica(r.lostTokens(), List.of(view))));
+            return Long.toString(Checker.heldByAReplica(r.lostTokens(), views.values()));
+        } catch (RuntimeException e) {
+            history.say("replicas not read: " + e);
+            return "unknown";
+        }
     }
 
     private static boolean awaitDrained(Stage stage, Sink<S3EventRecord> sink) throws InterruptedException {

@@ -36,7 +36,23 @@ final class Checker {
     private static final Pattern TOKEN = Pattern.compile("cx[0-9s]+n[0-9]+(?:b[0-9]+)?x");
 
     /** The verdict. */
-    record Result(int events, int acked, int lost, int duplicates, int failed, List<String> problems, List<String> report) {
+    record Result(int events, int acked, int lost, int duplicates, int failed, Set<String> lostTokens,
+                  List<String> problems, List<String> report) {
+    }
+
+    /**
+     * How many of the {@code lost} events some replica holds although the stream's leader does not:
+     * such an event reached the broker, and the broker's replicas disagree about it (nats-server
+     * 2.9.10 after a paused leader, RELIABILITY.md finding 3).
+     */
+    static long heldByAReplica(Set<String> lost, Collection<List<StoredMessage>> replicaViews) {
+        Set<String> held = new HashSet<>();
+        for (List<StoredMessage> view : replicaViews) {
+            for (StoredMessage m : view) {
+                held.addAll(tokens(m.data()));
+            }
+        }
+        return lost.stream().filter(held::contains).count();
     }
 
     /** First and last sequence, message count, and the sequences missing between them. */
@@ -191,7 +207,7 @@ final class Checker {
         report.add("core acked=" + coreAcked.size() + " seen_once=" + coreOnce + " not_seen=" + coreMissing
             + " seen_more_than_once=" + coreDoubled + " (reported, not asserted: the Core path promises no more)");
 
-        return new Result(sent.size(), ledger.ackedCount(), lost, duplicates, failed, problems, report);
+        return new Result(sent.size(), ledger.ackedCount(), lost, duplicates, failed, lostTokens, problems, report);
     }
 
     /** Every failed record under {@code root}, by the event token of its payload, with its reason. */

@@ -64,6 +64,17 @@ class CheckerTest {
     }
 
     @Test
+    void lostEventsHeldByAnotherReplicaAreCounted() {
+        List<StoredMessage> n1 = List.of(message(1, "a", "{\"requestID\":\"cx0n1x\"}"));
+        List<StoredMessage> n2 = List.of(message(1, "a", "{\"requestID\":\"cx0n1x\"}"),
+            message(2, "b", "{\"requestID\":\"cx0n2x\"}"));
+
+        assertThat(Checker.heldByAReplica(java.util.Set.of("cx0n2x", "cx0n3x"), List.of(n1, n2)))
+            .as("cx0n2x is on n2, cx0n3x on none").isEqualTo(1);
+        assertThat(Checker.heldByAReplica(java.util.Set.of("cx0n2x"), List.of(n1))).isZero();
+    }
+
+    @Test
     void theStreamShapeCountsTheSequencesMissingBetweenFirstAndLast() {
         List<StoredMessage> stream = List.of(message(3, "a", "x"), message(4, "b", "y"), message(7, "c", "z"));
         assertThat(Checker.streamShape(stream)).isEqualTo("stream first_seq=3 last_seq=7 messages=3 missing_between=2");
