@@ -34,17 +34,17 @@ public final class BenchChart {
             JsonNode at = queue.path(p);
             if (at.has("jetsink_eps")) {
                 panels.add(new Panel("durable enqueue, " + p + " producer" + (p.equals("1") ? "" : "s") + " (events/s)",
-                    List.of(new Bar("jetsink queue", at.get("jetsink_eps").asDouble(), true),
-                        new Bar("file per event", at.get("baseline_eps").asDouble(), false))));
+                    List.of(new Bar("jetsink queue", median(at.get("jetsink_eps")), true),
+                        new Bar("file per event", median(at.get("baseline_eps")), false))));
             }
         }
         JsonNode drain = root.path("drain");
         if (drain.has("jetsink_eps")) {
             panels.add(new Panel("drain 100 000 events to JetStream (events/s)", List.of(
-                new Bar("jetsink, window 1024", drain.get("jetsink_eps").asDouble(), true),
-                new Bar("raw jnats publishAsync", drain.get("raw_eps").asDouble(), false),
-                new Bar("jetsink, window 1", drain.get("window1_eps").asDouble(), false),
-                new Bar("baseline peer", drain.get("baseline_eps").asDouble(), false))));
+                new Bar("jetsink, window 1024", median(drain.get("jetsink_eps")), true),
+                new Bar("raw jnats publishAsync", median(drain.get("raw_eps")), false),
+                new Bar("jetsink, window 1", median(drain.get("window1_eps")), false),
+                new Bar("baseline peer", median(drain.get("baseline_eps")), false))));
         }
         JsonNode ingest = root.path("ingest");
         if (ingest.has("jetsink_rps")) {

@@ -78,15 +78,48 @@ public final class BenchReport {
         }
         JsonNode drain = root.path("drain");
         if (drain.has("jetsink_eps")) {
-            md.append("\n**Drain** (`bench/run drain`: ").append(drain.path("events").asInt()).append(" queued events of ")
-                .append(drain.path("event_bytes").asInt()).append(" B to JetStream, ").append(drain.path("rounds").asInt())
-                .append(" rounds; the figure is the median round's)\n\n")
-                .append("| figure | value | rounds | goal |\n|---|---:|---|---|\n")
-                .append(String.format(Locale.ROOT, "| jetsink events/s | %,.0f | %s | |%n", drain.path("jetsink_eps").asDouble(),
-                    drain.path("jetsink_eps_runs")))
-                .append(String.format(Locale.ROOT, "| raw jnats publishAsync events/s | %,.0f | %s | |%n",
-                    drain.path("raw_eps").asDouble(), drain.path("raw_eps_runs")))
-                .append(String.format(Locale.ROOT, "| jetsink ÷ raw publish | %.2f | | ≥ 0.9 |%n", drain.path("ratio_vs_raw").asDouble()));
+            md.append("\n**Drain** (`bench/run drain`: ").append(String.format(Locale.ROOT, "%,d", drain.path("events").asInt()))
+                .append(" queued events of ").append(drain.path("event_bytes").asInt()).append(" B to JetStream, ")
+                .append(drain.path("rounds").asInt()).append(" rounds, each jetsink then raw publish of the same events)\n\n")
+                .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
+            row(md, "jetsink events/s", drain.path("jetsink_eps"), drain.path("cpu_pressure_pct"), "", 0);
+            row(md, "raw jnats publishAsync events/s", drain.path("raw_eps"), null, "", 0);
+            row(md, "jetsink ÷ raw publish", drain.path("ratio_vs_raw"), null, "≥ 0.9", 2);
+            row(md, "jetsink ÷ file-per-event peer", drain.path("ratio_vs_baseline"), null, "", 1);
+        }
+        JsonNode queue = root.path("queue");
+        if (queue.path("by_producers").path("64").path("jetsink_eps").isObject()) {
+            md.append("\n**Durable enqueue** (`bench/run queue`: ").append(queue.path("rounds").asInt()).append(" rounds of ")
+                .append(queue.path("seconds").asInt()).append(" s per store, alternating; ")
+                .append(queue.path("event_bytes").asInt()).append(" B events, each producer waiting for its fsync)\n\n")
+                .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
+            for (String p : new String[] {"1", "8", "64"}) {
+                JsonNode at = queue.path("by_producers").path(p);
+                String who = p + " producer" + (p.equals("1") ? "" : "s");
+                row(md, "jetsink events/s, " + who, at.path("jetsink_eps"), at.path("cpu_pressure_pct"), "", 0);
+                row(md, "file per event events/s, " + who, at.path("baseline_eps"), null, "", 0);
+                row(md, "jetsink ÷ file per event, " + who, at.path("ratio"), null, "", 1);
+            }
+        }
+        JsonNode recovery = root.path("recovery");
+        if (recovery.path("open_ms").isObject()) {
+            md.append("\n**Recovery** (`bench/run recovery`: ").append(recovery.path("rounds").asInt()).append(" rounds; ")
+                .append(String.format(Locale.ROOT, "%,d", recovery.path("entries").asInt())).append(" queued entries of ")
+                .append(recovery.path("event_bytes").asInt()).append(" B opened and drained by a daemon with ")
+                .append(recovery.path("jvm_options").asText()).append(")\n\n")
+                .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
+            row(md, "open (ms)", recovery.path("open_ms"), recovery.path("cpu_pressure_pct"), "", 0);
+            row(md, "peak RSS while draining (MiB)", recovery.path("peak_rss_mib"), null, "", 0);
+            row(md, "drain events/s", recovery.path("drain_eps"), null, "", 0);
+        }
+        JsonNode msgId = root.path("msg_id_cost");
+        if (msgId.path("parse_envelope_id_ns").isObject()) {
+            md.append("\n**Per event in the request thread** (`bench/run msgid`: ").append(msgId.path("rounds").asInt())
+                .append(" rounds; one 1.3 KiB MinIO record)\n\n")
+                .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
+            row(md, "parse + envelope + digest + msg id (ns)", msgId.path("parse_envelope_id_ns"), msgId.path("cpu_pressure_pct"), "", 0);
+            row(md, "of which canonical digest (ns)", msgId.path("canonical_digest_ns"), null, "", 0);
+            row(md, "of which msg id (ns)", msgId.path("msg_id_ns"), null, "", 0);
         }
         JsonNode latency = root.path("latency");
         if (latency.path("p50_ms").isObject()) {
@@ -110,6 +143,9 @@ public final class BenchReport {
 
     /** A table row: a spread {@code {min, median, max}} or a single value. */
     private static void row(StringBuilder md, String label, JsonNode figure, JsonNode pressure, String goal, int decimals) {
+        if (figure == null || figure.isMissingNode() || figure.isNull()) {
+            return;
+        }
         String format = "%,." + decimals + "f";
         String median;
         String range;

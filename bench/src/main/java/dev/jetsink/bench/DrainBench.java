@@ -107,37 +107,41 @@ public final class DrainBench {
             List<Double> jetsinkRuns = new ArrayList<>();
             List<Double> window1Runs = new ArrayList<>();
             List<Double> rawRuns = new ArrayList<>();
+            List<Double> pressure = new ArrayList<>();
             for (int r = 1; r <= rounds; r++) {
+                CpuPressure start = CpuPressure.sample();
                 jetsinkRuns.add(bench.jetsink(n, 1024, "jetsink publish_window=1024 (round " + r + ")"));
                 window1Runs.add(bench.jetsink(n, 1, "jetsink publish_window=1 (round " + r + ")"));
                 rawRuns.add(bench.raw(n, "raw jnats publishAsync window=1024 (round " + r + ")"));
+                pressure.add(CpuPressure.sample().percentSince(start).orElse(-1));
             }
             double baseline = bench.baseline(baselineN);
             double jetsink = median(jetsinkRuns);
             double window1 = median(window1Runs);
             double raw = median(rawRuns);
+            List<Double> vsRaw = Spread.ratios(jetsinkRuns, rawRuns);
+            List<Double> vsWindow1 = Spread.ratios(jetsinkRuns, window1Runs);
 
             Map<String, Object> drain = new LinkedHashMap<>();
-            drain.put("jetsink_eps", round(jetsink));
+            drain.put("jetsink_eps", Spread.of(jetsinkRuns, 0));
             drain.put("baseline_eps", round(baseline));
-            drain.put("raw_eps", round(raw));
-            drain.put("window1_eps", round(window1));
+            drain.put("raw_eps", Spread.of(rawRuns, 0));
+            drain.put("window1_eps", Spread.of(window1Runs, 0));
             drain.put("ratio_vs_baseline", round2(jetsink / baseline));
-            drain.put("ratio_vs_raw", round2(jetsink / raw));
-            drain.put("ratio_vs_window1", round2(jetsink / window1));
+            drain.put("ratio_vs_raw", Spread.of(vsRaw, 2));
+            drain.put("ratio_vs_window1", Spread.of(vsWindow1, 2));
+            drain.put("cpu_pressure_pct", Spread.of(pressure, 0));
             drain.put("events", n);
             drain.put("baseline_events", baselineN);
             drain.put("event_bytes", EVENT_BYTES);
             drain.put("rounds", rounds);
-            drain.put("jetsink_eps_runs", jetsinkRuns.stream().map(DrainBench::round).toList());
-            drain.put("window1_eps_runs", window1Runs.stream().map(DrainBench::round).toList());
-            drain.put("raw_eps_runs", rawRuns.stream().map(DrainBench::round).toList());
             drain.put("target_kind", bench.kind.label());
             drain.put("notify_stream_concurrency", bench.notifyConcurrency);
             System.out.printf("%nmedians of %d rounds: jetsink %.0f, window 1 %.0f, raw %.0f events/s; baseline %.0f events/s%n",
                 rounds, jetsink, window1, raw, baseline);
-            System.out.printf("window 1024 vs window 1: %.2fx   vs baseline peer: %.2fx   vs raw jnats: %.2f of raw%n",
-                jetsink / window1, jetsink / baseline, jetsink / raw);
+            System.out.printf("window 1024 vs window 1: %sx   vs baseline peer: %.2fx   vs raw jnats: %s of raw (medians of"
+                + " paired rounds, range in brackets); cpu pressure %s %%%n", Spread.text(vsWindow1, "%.2f"), jetsink / baseline,
+                Spread.text(vsRaw, "%.2f"), Spread.text(pressure, "%.0f"));
             // The results file keeps its other sections (queue, latency, ...) when this part reruns.
             ObjectMapper json = new ObjectMapper();
             Files.createDirectories(out.toAbsolutePath().getParent());

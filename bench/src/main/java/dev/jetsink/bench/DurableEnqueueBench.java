@@ -31,7 +31,7 @@ public final class DurableEnqueueBench {
     static final int EVENT_BYTES = 1024;
     static final int[] PRODUCERS = {1, 8, 64};
     static final int BACKLOG = 180_000;
-    static final int ROUNDS = 2;
+    static final int ROUNDS = 3;
 
     private DurableEnqueueBench() {
     }
@@ -53,33 +53,35 @@ public final class DurableEnqueueBench {
         try {
             for (int p : PRODUCERS) {
                 Path qdir = work.resolve("jetsink-" + p);
-                double jetsink = 0;
-                double baseline = 0;
+                List<Double> jetsink = new ArrayList<>();
+                List<Double> baseline = new ArrayList<>();
+                List<Double> pressure = new ArrayList<>();
                 BaselineEventStore baselineStore = new BaselineEventStore(work.resolve("baseline-" + p));
                 // alternate the two stores in rounds so load from other processes hits both alike
                 for (int round = 0; round < ROUNDS; round++) {
+                    CpuPressure start = CpuPressure.sample();
                     try (SegmentedQueue q = SegmentedQueue.open(qdir, QueueOptions.withLimit(Long.MAX_VALUE))) {
-                        jetsink += rate(p, seconds, (producer, n) -> q.append(meta, event).join()) / ROUNDS;
+                        jetsink.add(rate(p, seconds, (producer, n) -> q.append(meta, event).join()));
                     }
-                    baseline += rate(p, seconds, (producer, n) -> baselineStore.put("bench/object-" + producer + "-" + n, event)) / ROUNDS;
+                    baseline.add(rate(p, seconds, (producer, n) -> baselineStore.put("bench/object-" + producer + "-" + n, event)));
+                    pressure.add(CpuPressure.sample().percentSince(start).orElse(-1));
                 }
-                double ratio = jetsink / baseline;
-                System.out.printf("durable enqueue, %2d producer(s): jetsink %,10.0f/s  baseline %,8.0f/s  ratio %5.1fx%n",
-                    p, jetsink, baseline, ratio);
+                List<Double> ratios = Spread.ratios(jetsink, baseline);
+                System.out.printf("durable enqueue, %2d producer(s): jetsink %s/s  baseline %s/s  ratio %s  cpu pressure %s %%%n",
+                    p, Spread.text(jetsink, "%,.0f"), Spread.text(baseline, "%,.0f"), Spread.text(ratios, "%.1f"),
+                    Spread.text(pressure, "%.0f"));
                 ObjectNode point = by.putObject(String.valueOf(p));
-                point.put("jetsink_eps", Math.round(jetsink));
-                point.put("baseline_eps", Math.round(baseline));
-                point.put("ratio", round1(ratio));
+                point.putPOJO("jetsink_eps", Spread.of(jetsink, 0));
+                point.putPOJO("baseline_eps", Spread.of(baseline, 0));
+                point.putPOJO("ratio", Spread.of(ratios, 1));
+                point.putPOJO("cpu_pressure_pct", Spread.of(pressure, 0));
                 BenchFiles.deleteTree(qdir);
                 BenchFiles.deleteTree(work.resolve("baseline-" + p));
             }
-            ObjectNode at64 = (ObjectNode) by.get("64");
-            queue.put("producers", 64);
+            queue.put("seconds", seconds);
+            queue.put("rounds", ROUNDS);
             queue.put("event_bytes", EVENT_BYTES);
-            queue.put("jetsink_eps", at64.get("jetsink_eps").asLong());
-            queue.put("baseline_eps", at64.get("baseline_eps").asLong());
-            queue.put("ratio", at64.get("ratio").asDouble());
-            queue.set("by_producers", by);
+            queue.set("by_producers", json.valueToTree(by));
             openBacklog(work.resolve("backlog"), meta, event, queue);
         } finally {
             BenchFiles.deleteTree(work);

@@ -10,6 +10,7 @@ import dev.jetsink.internal.event.OutboundEvent;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,8 @@ public final class MsgIdCostBench {
     private MsgIdCostBench() {
     }
 
+    private static final int ROUNDS = 3;
+
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length >= 2 && args[0].equals("--out") ? args[1] : "bench/results/latest.json");
         byte[] body;
@@ -43,33 +46,45 @@ public final class MsgIdCostBench {
             sink += run(parser, body) + CanonicalJson.sha256(record)[0]
                 + MsgIds.content(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
         }
-        CpuPressure start = CpuPressure.sample();
-        long t0 = System.nanoTime();
-        for (int i = 0; i < MEASURED; i++) {
-            sink += run(parser, body);
+        List<Double> wholes = new ArrayList<>();
+        List<Double> canonicals = new ArrayList<>();
+        List<Double> ids = new ArrayList<>();
+        List<Double> shares = new ArrayList<>();
+        List<Double> pressures = new ArrayList<>();
+        for (int round = 1; round <= ROUNDS; round++) {
+            CpuPressure start = CpuPressure.sample();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < MEASURED; i++) {
+                sink += run(parser, body);
+            }
+            double whole = (System.nanoTime() - t0) / (double) MEASURED;
+            long t1 = System.nanoTime();
+            for (int i = 0; i < MEASURED; i++) {
+                sink += CanonicalJson.sha256(record)[0];
+            }
+            double canonical = (System.nanoTime() - t1) / (double) MEASURED;
+            long t2 = System.nanoTime();
+            for (int i = 0; i < MEASURED; i++) {
+                sink += MsgIds.content(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
+            }
+            double id = (System.nanoTime() - t2) / (double) MEASURED;
+            double share = (canonical + id) / whole;
+            System.out.printf("round %d, per event (1.3 KiB MinIO record): parse + envelope + digest + msg id %.0f ns, of which"
+                + " canonical digest %.0f ns and msg id %.0f ns = %.0f %%; %s (sink %d)%n", round, whole, canonical, id,
+                100 * share, CpuPressure.sample().textSince(start), sink & 1);
+            wholes.add(whole);
+            canonicals.add(canonical);
+            ids.add(id);
+            shares.add(share);
+            pressures.add(CpuPressure.sample().percentSince(start).orElse(-1));
         }
-        double whole = (System.nanoTime() - t0) / (double) MEASURED;
-        long t1 = System.nanoTime();
-        for (int i = 0; i < MEASURED; i++) {
-            sink += CanonicalJson.sha256(record)[0];
-        }
-        double canonical = (System.nanoTime() - t1) / (double) MEASURED;
-        long t2 = System.nanoTime();
-        for (int i = 0; i < MEASURED; i++) {
-            sink += MsgIds.content(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
-        }
-        double id = (System.nanoTime() - t2) / (double) MEASURED;
-        String pressure = CpuPressure.sample().textSince(start);
-        double share = (canonical + id) / whole;
-        System.out.printf("per event (1.3 KiB MinIO record): parse + envelope + digest + msg id %.0f ns, of which canonical"
-            + " digest %.0f ns and msg id %.0f ns = %.0f %%; %s (sink %d)%n", whole, canonical, id, 100 * share,
-            pressure, sink & 1);
         Map<String, Object> r = new LinkedHashMap<>();
-        r.put("parse_envelope_id_ns", Math.round(whole));
-        r.put("canonical_digest_ns", Math.round(canonical));
-        r.put("msg_id_ns", Math.round(id));
-        r.put("hashing_share", Math.round(share * 100) / 100.0);
-        r.put("cpu_pressure", pressure);
+        r.put("rounds", ROUNDS);
+        r.put("parse_envelope_id_ns", Spread.of(wholes, 0));
+        r.put("canonical_digest_ns", Spread.of(canonicals, 0));
+        r.put("msg_id_ns", Spread.of(ids, 0));
+        r.put("hashing_share", Spread.of(shares, 2));
+        r.put("cpu_pressure_pct", Spread.of(pressures, 0));
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
         root.set("msg_id_cost", json.valueToTree(r));

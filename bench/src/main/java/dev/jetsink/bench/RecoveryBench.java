@@ -59,32 +59,55 @@ public final class RecoveryBench {
         }
         Path out = null;
         int entries = 180_000;
+        int rounds = 3;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--out" -> out = Path.of(args[i + 1]);
                 case "--entries" -> entries = Integer.parseInt(args[i + 1]);
+                case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         if (out == null) {
-            throw new IllegalArgumentException("usage: RecoveryBench --out RESULTS.json [--entries N]");
+            throw new IllegalArgumentException("usage: RecoveryBench --out RESULTS.json [--entries N] [--rounds R]");
         }
         Path work = Files.createTempDirectory("jetsink-recovery-bench");
         try (NatsServer server = NatsServer.builder().build().start();
              Connection admin = Nats.connect(server.url())) {
-            Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
-            long fillStart = System.nanoTime();
-            fill(work.resolve("notify-nats-_"), entries);
-            System.out.printf("filled %d entries of %d B in %.1f s%n", entries, EVENT_BYTES,
-                (System.nanoTime() - fillStart) / 1e9);
-            ObjectNode result = runChild(work, server.url(), entries);
-            long stored = Streams.state(admin, STREAM).getMsgCount();
-            if (stored != entries) {
-                throw new IllegalStateException("stream holds " + stored + " messages, expected " + entries);
+            List<Double> openMs = new ArrayList<>();
+            List<Double> rssMib = new ArrayList<>();
+            List<Double> drainEps = new ArrayList<>();
+            List<Double> pressure = new ArrayList<>();
+            ObjectNode result = null;
+            for (int round = 1; round <= rounds; round++) {
+                Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
+                Path dir = work.resolve("round-" + round);
+                long fillStart = System.nanoTime();
+                fill(dir.resolve("notify-nats-_"), entries);
+                System.out.printf("round %d: filled %d entries of %d B in %.1f s%n", round, entries, EVENT_BYTES,
+                    (System.nanoTime() - fillStart) / 1e9);
+                CpuPressure start = CpuPressure.sample();
+                result = runChild(dir, server.url(), entries);
+                pressure.add(CpuPressure.sample().percentSince(start).orElse(-1));
+                long stored = Streams.state(admin, STREAM).getMsgCount();
+                if (stored != entries) {
+                    throw new IllegalStateException("stream holds " + stored + " messages, expected " + entries);
+                }
+                System.out.printf("round %d: open %d ms, peak RSS %d MiB while draining (%d events/s), JVM options %s, %s%n",
+                    round, result.get("open_ms").asLong(), result.get("peak_rss_mib").asLong(),
+                    result.get("drain_eps").asLong(), result.get("jvm_options").asText(), CpuPressure.sample().textSince(start));
+                openMs.add(result.get("open_ms").asDouble());
+                rssMib.add(result.get("peak_rss_mib").asDouble());
+                drainEps.add(result.get("drain_eps").asDouble());
+                Streams.delete(admin, STREAM);
+                BenchFiles.deleteTree(dir);
             }
-            System.out.printf("open %d ms, peak RSS %d MiB while draining (%d events/s), JVM options %s%n",
-                result.get("open_ms").asLong(), result.get("peak_rss_mib").asLong(), result.get("drain_eps").asLong(),
-                result.get("jvm_options").asText());
+            ObjectMapper spreads = new ObjectMapper();
+            result.put("rounds", rounds);
+            result.set("open_ms", spreads.valueToTree(Spread.of(openMs, 0)));
+            result.set("peak_rss_mib", spreads.valueToTree(Spread.of(rssMib, 0)));
+            result.set("drain_eps", spreads.valueToTree(Spread.of(drainEps, 0)));
+            result.set("cpu_pressure_pct", spreads.valueToTree(Spread.of(pressure, 0)));
             ObjectMapper json = new ObjectMapper();
             ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
             root.set("recovery", result);
