@@ -41,23 +41,8 @@ public final class BenchReport {
 
     static String tables(JsonNode root) {
         StringBuilder md = new StringBuilder();
-        JsonNode ingest = root.path("ingest");
-        if (ingest.has("jetsink_rps")) {
-            md.append("\n**One event per POST** (`bench/run ingest`: ").append(ingest.path("rounds").asInt(1))
-                .append(" rounds of ").append(ingest.path("seconds").asInt()).append(" s, ")
-                .append(ingest.path("wrk_connections").asInt()).append(" keep-alive connections, JetStream, fsync on)\n\n")
-                .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
-            row(md, "jetsink requests/s", ingest.path("jetsink_rps"), ingest.path("jetsink_cpu_pressure_pct"), "", 0);
-            row(md, "daemon CPU per request (µs)", ingest.path("jetsink_daemon_cpu_us_per_request"), null, "≤ 50", 1);
-            row(md, "wrk p99 (ms)", ingest.path("jetsink_p99_ms"), null, "", 1);
-            row(md, "raw jnats publishAsync events/s", ingest.path("raw_eps"), ingest.path("raw_cpu_pressure_pct"), "", 0);
-            row(md, "nginx `return 200` requests/s", ingest.path("nginx_rps"), ingest.path("nginx_cpu_pressure_pct"), "", 0);
-            row(md, "jetsink ÷ raw publish", ingest.path("ratio_vs_raw"), null, "", 2);
-            row(md, "jetsink ÷ nginx", ingest.path("ratio_vs_nginx"), null, "", 2);
-            if (ingest.has("stall_p99_ratio")) {
-                row(md, "p99 with stalled connections ÷ alone", ingest.path("stall_p99_ratio"), null, "≤ 2", 2);
-            }
-        }
+        ingest(md, root.path("ingest"), "");
+        ingest(md, root.path("ingest_r3"), ", R3 stream on a local 3-node cluster");
         JsonNode batch = root.path("batch");
         for (Iterator<Map.Entry<String, JsonNode>> it = batch.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> form = it.next();
@@ -76,17 +61,8 @@ public final class BenchReport {
             row(md, "daemon CPU per event (µs)", f.path("daemon_cpu_us_per_event"), null, "≤ 20", 1);
             row(md, "request p99 (ms)", f.path("request_p99_ms"), null, "", 1);
         }
-        JsonNode drain = root.path("drain");
-        if (drain.has("jetsink_eps")) {
-            md.append("\n**Drain** (`bench/run drain`: ").append(String.format(Locale.ROOT, "%,d", drain.path("events").asInt()))
-                .append(" queued events of ").append(drain.path("event_bytes").asInt()).append(" B to JetStream, ")
-                .append(drain.path("rounds").asInt()).append(" rounds, each jetsink then raw publish of the same events)\n\n")
-                .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
-            row(md, "jetsink events/s", drain.path("jetsink_eps"), drain.path("cpu_pressure_pct"), "", 0);
-            row(md, "raw jnats publishAsync events/s", drain.path("raw_eps"), null, "", 0);
-            row(md, "jetsink ÷ raw publish", drain.path("ratio_vs_raw"), null, "≥ 0.9", 2);
-            row(md, "jetsink ÷ file-per-event peer", drain.path("ratio_vs_baseline"), null, "", 1);
-        }
+        drain(md, root.path("drain"), "");
+        drain(md, root.path("drain_r3"), ", R3 stream on a local 3-node cluster");
         JsonNode queue = root.path("queue");
         if (queue.path("by_producers").path("64").path("jetsink_eps").isObject()) {
             md.append("\n**Durable enqueue** (`bench/run queue`: ").append(queue.path("rounds").asInt()).append(" rounds of ")
@@ -121,24 +97,64 @@ public final class BenchReport {
             row(md, "of which canonical digest (ns)", msgId.path("canonical_digest_ns"), null, "", 0);
             row(md, "of which msg id (ns)", msgId.path("msg_id_ns"), null, "", 0);
         }
-        JsonNode latency = root.path("latency");
-        if (latency.path("p50_ms").isObject()) {
-            md.append("\n**Latency** (`bench/run latency`: ").append(latency.path("rounds").asInt()).append(" rounds of ")
-                .append(latency.path("seconds").asInt()).append(" s at ")
-                .append(String.format(Locale.ROOT, "%,d", latency.path("offered_eps").asInt()))
-                .append(" events/s, POST to stored in the stream; the disk's own fsync measured in the same rounds")
-                .append(latency.has("compare_jar") ? "; `older` is " + latency.path("compare_jar").asText()
-                    .replaceAll(".*/", "") + " in alternate rounds" : "").append(")\n\n")
-                .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
-            row(md, "p50 (ms)", latency.path("p50_ms"), latency.path("cpu_pressure_pct"), "≤ 3", 2);
-            row(md, "p99 (ms)", latency.path("p99_ms"), null, "≤ 10", 2);
-            row(md, "disk fsync p99 (ms)", latency.path("disk_fsync_p99_ms"), null, "", 2);
-            if (latency.path("older_p50_ms").isObject()) {
-                row(md, "older build p50 (ms)", latency.path("older_p50_ms"), latency.path("older_cpu_pressure_pct"), "", 2);
-                row(md, "older build p99 (ms)", latency.path("older_p99_ms"), null, "", 2);
-            }
-        }
+        latency(md, root.path("latency"), "");
+        latency(md, root.path("latency_r3"), ", R3 stream on a local 3-node cluster");
         return md.toString();
+    }
+
+    private static void ingest(StringBuilder md, JsonNode ingest, String where) {
+        if (!ingest.has("jetsink_rps")) {
+            return;
+        }
+        md.append("\n**One event per POST").append(where).append("** (`bench/run ingest").append(where.isEmpty() ? "" : " --replicas 3")
+            .append("`: ").append(ingest.path("rounds").asInt(1))
+            .append(" rounds of ").append(ingest.path("seconds").asInt()).append(" s, ")
+            .append(ingest.path("wrk_connections").asInt()).append(" keep-alive connections, JetStream, fsync on)\n\n")
+            .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
+        row(md, "jetsink requests/s", ingest.path("jetsink_rps"), ingest.path("jetsink_cpu_pressure_pct"), "", 0);
+        row(md, "daemon CPU per request (µs)", ingest.path("jetsink_daemon_cpu_us_per_request"), null, "≤ 50", 1);
+        row(md, "wrk p99 (ms)", ingest.path("jetsink_p99_ms"), null, "", 1);
+        row(md, "raw jnats publishAsync events/s", ingest.path("raw_eps"), ingest.path("raw_cpu_pressure_pct"), "", 0);
+        row(md, "nginx `return 200` requests/s", ingest.path("nginx_rps"), ingest.path("nginx_cpu_pressure_pct"), "", 0);
+        row(md, "jetsink ÷ raw publish", ingest.path("ratio_vs_raw"), null, "", 2);
+        row(md, "jetsink ÷ nginx", ingest.path("ratio_vs_nginx"), null, "", 2);
+        row(md, "p99 with stalled connections ÷ alone", ingest.path("stall_p99_ratio"), null, "≤ 2", 2);
+    }
+
+    private static void drain(StringBuilder md, JsonNode drain, String where) {
+        if (!drain.has("jetsink_eps")) {
+            return;
+        }
+        md.append("\n**Drain").append(where).append("** (`bench/run drain").append(where.isEmpty() ? "" : " --replicas 3")
+            .append("`: ").append(String.format(Locale.ROOT, "%,d", drain.path("events").asInt()))
+            .append(" queued events of ").append(drain.path("event_bytes").asInt()).append(" B to JetStream, ")
+            .append(drain.path("rounds").asInt()).append(" rounds, each jetsink then raw publish of the same events)\n\n")
+            .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
+        row(md, "jetsink events/s", drain.path("jetsink_eps"), drain.path("cpu_pressure_pct"), "", 0);
+        row(md, "raw jnats publishAsync events/s", drain.path("raw_eps"), null, "", 0);
+        row(md, "jetsink ÷ raw publish", drain.path("ratio_vs_raw"), null, "≥ 0.9", 2);
+        row(md, "jetsink ÷ file-per-event peer", drain.path("ratio_vs_baseline"), null, "", 1);
+    }
+
+    private static void latency(StringBuilder md, JsonNode latency, String where) {
+        if (!latency.path("p50_ms").isObject()) {
+            return;
+        }
+        md.append("\n**Latency").append(where).append("** (`bench/run latency").append(where.isEmpty() ? "" : " --replicas 3")
+            .append("`: ").append(latency.path("rounds").asInt()).append(" rounds of ")
+            .append(latency.path("seconds").asInt()).append(" s at ")
+            .append(String.format(Locale.ROOT, "%,d", latency.path("offered_eps").asInt()))
+            .append(" events/s, POST to stored in the stream; the disk's own fsync measured in the same rounds")
+            .append(latency.has("compare_jar") ? "; `older` is " + latency.path("compare_jar").asText()
+                .replaceAll(".*/", "") + " in alternate rounds" : "").append(")\n\n")
+            .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
+        row(md, "p50 (ms)", latency.path("p50_ms"), latency.path("cpu_pressure_pct"), "≤ 3", 2);
+        row(md, "p99 (ms)", latency.path("p99_ms"), null, "≤ 10", 2);
+        row(md, "disk fsync p99 (ms)", latency.path("disk_fsync_p99_ms"), null, "", 2);
+        if (latency.path("older_p50_ms").isObject()) {
+            row(md, "older build p50 (ms)", latency.path("older_p50_ms"), latency.path("older_cpu_pressure_pct"), "", 2);
+            row(md, "older build p99 (ms)", latency.path("older_p99_ms"), null, "", 2);
+        }
     }
 
     /** A table row: a spread {@code {min, median, max}} or a single value. */

@@ -14,12 +14,10 @@ import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.internal.targets.TargetRuntime;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.LifecycleListener;
-import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import io.nats.client.Connection;
 import io.nats.client.JetStream;
-import io.nats.client.Nats;
 import io.nats.client.PublishOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,13 +60,13 @@ public final class DrainBench {
     private static final int RAW_WINDOW = 1024;
     private static final Duration DRAIN_LIMIT = Duration.ofMinutes(30);
 
-    private final NatsServer server;
+    private final BenchBroker server;
     private final Connection admin;
     private final Path work;
     private final TargetKind kind;
     private final int notifyConcurrency;
 
-    private DrainBench(NatsServer server, Connection admin, Path work, TargetKind kind, int notifyConcurrency) {
+    private DrainBench(BenchBroker server, Connection admin, Path work, TargetKind kind, int notifyConcurrency) {
         this.server = server;
         this.admin = admin;
         this.work = work;
@@ -86,21 +84,24 @@ public final class DrainBench {
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
 
         Path work = Files.createTempDirectory("jetsink-drain-bench");
-        try (NatsServer server = NatsServer.builder().build().start();
-             Connection admin = Nats.connect(server.url())) {
-            Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
+        try (BenchBroker server = BenchBroker.start(BenchBroker.replicas(opts));
+             Connection admin = server.connect()) {
+            Streams.create(admin, server.replicated(StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274))).build());
+            boolean r1 = server.replicas() == 1;
             DrainBench bench = new DrainBench(server, admin, work,
                 TargetKind.fromLabel(opts.getOrDefault("kind", "notify")),
                 Integer.parseInt(opts.getOrDefault("notify-concurrency", "20")));
             System.out.printf("drain benchmark: %d events of %d B (baseline %d) into file stream %s, nats-server at %s, "
-                + "%s target, notify stream concurrency %d%n", n, EVENT_BYTES, baselineN, STREAM, server.url(),
-                bench.kind.label(), bench.notifyConcurrency);
+                + "%s target, notify stream concurrency %d, R%d%n", n, EVENT_BYTES, baselineN, STREAM, server.url(),
+                bench.kind.label(), bench.notifyConcurrency, server.replicas());
             // A daemon drains with warmed-up code: jetsink's path needs a few 10^5 publishes of JIT
             // warm-up (measured: 38k -> 46k -> 69k events/s over three cold rounds), raw jnats far fewer.
             for (int w = 0; w < 3; w++) {
                 bench.jetsink(Math.min(n, 50_000), 1024, "warm-up jetsink");
             }
-            bench.jetsink(Math.min(n, 5_000), 1, "warm-up jetsink window 1");
+            if (r1) {
+                bench.jetsink(Math.min(n, 5_000), 1, "warm-up jetsink window 1");
+            }
             bench.raw(Math.min(n, 50_000), "warm-up raw");
             // The host is shared and noisy: the three fast variants run interleaved, rounds times,
             // and the medians are compared, so a burst of outside load hits them alike.
@@ -111,25 +112,31 @@ public final class DrainBench {
             for (int r = 1; r <= rounds; r++) {
                 CpuPressure start = CpuPressure.sample();
                 jetsinkRuns.add(bench.jetsink(n, 1024, "jetsink publish_window=1024 (round " + r + ")"));
-                window1Runs.add(bench.jetsink(n, 1, "jetsink publish_window=1 (round " + r + ")"));
+                if (r1) {
+                    // window 1 and the baseline peer are R1 comparisons; R3 measures what replication costs
+                    window1Runs.add(bench.jetsink(n, 1, "jetsink publish_window=1 (round " + r + ")"));
+                }
                 rawRuns.add(bench.raw(n, "raw jnats publishAsync window=1024 (round " + r + ")"));
                 pressure.add(CpuPressure.sample().percentSince(start).orElse(-1));
             }
-            double baseline = bench.baseline(baselineN);
+            double baseline = r1 ? bench.baseline(baselineN) : Double.NaN;
             double jetsink = median(jetsinkRuns);
-            double window1 = median(window1Runs);
+            double window1 = r1 ? median(window1Runs) : Double.NaN;
             double raw = median(rawRuns);
             List<Double> vsRaw = Spread.ratios(jetsinkRuns, rawRuns);
-            List<Double> vsWindow1 = Spread.ratios(jetsinkRuns, window1Runs);
+            List<Double> vsWindow1 = r1 ? Spread.ratios(jetsinkRuns, window1Runs) : List.of();
 
             Map<String, Object> drain = new LinkedHashMap<>();
+            drain.put("replicas", server.replicas());
             drain.put("jetsink_eps", Spread.of(jetsinkRuns, 0));
-            drain.put("baseline_eps", round(baseline));
             drain.put("raw_eps", Spread.of(rawRuns, 0));
-            drain.put("window1_eps", Spread.of(window1Runs, 0));
-            drain.put("ratio_vs_baseline", round2(jetsink / baseline));
             drain.put("ratio_vs_raw", Spread.of(vsRaw, 2));
-            drain.put("ratio_vs_window1", Spread.of(vsWindow1, 2));
+            if (r1) {
+                drain.put("baseline_eps", round(baseline));
+                drain.put("window1_eps", Spread.of(window1Runs, 0));
+                drain.put("ratio_vs_baseline", round2(jetsink / baseline));
+                drain.put("ratio_vs_window1", Spread.of(vsWindow1, 2));
+            }
             drain.put("cpu_pressure_pct", Spread.of(pressure, 0));
             drain.put("events", n);
             drain.put("baseline_events", baselineN);
@@ -137,18 +144,20 @@ public final class DrainBench {
             drain.put("rounds", rounds);
             drain.put("target_kind", bench.kind.label());
             drain.put("notify_stream_concurrency", bench.notifyConcurrency);
-            System.out.printf("%nmedians of %d rounds: jetsink %.0f, window 1 %.0f, raw %.0f events/s; baseline %.0f events/s%n",
-                rounds, jetsink, window1, raw, baseline);
-            System.out.printf("window 1024 vs window 1: %sx   vs baseline peer: %.2fx   vs raw jnats: %s of raw (medians of"
-                + " paired rounds, range in brackets); cpu pressure %s %%%n", Spread.text(vsWindow1, "%.2f"), jetsink / baseline,
-                Spread.text(vsRaw, "%.2f"), Spread.text(pressure, "%.0f"));
+            System.out.printf("%nmedians of %d rounds: jetsink %.0f, raw %.0f events/s; jetsink vs raw jnats: %s (medians of"
+                + " paired rounds, range in brackets); cpu pressure %s %%%n", rounds, jetsink, raw, Spread.text(vsRaw, "%.2f"),
+                Spread.text(pressure, "%.0f"));
+            if (r1) {
+                System.out.printf("window 1 %.0f events/s, baseline peer %.0f events/s; window 1024 vs window 1: %sx, vs baseline"
+                    + " peer: %.2fx%n", window1, baseline, Spread.text(vsWindow1, "%.2f"), jetsink / baseline);
+            }
             // The results file keeps its other sections (queue, latency, ...) when this part reruns.
             ObjectMapper json = new ObjectMapper();
             Files.createDirectories(out.toAbsolutePath().getParent());
             ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
-            root.set("drain", json.valueToTree(drain));
+            root.set(server.section("drain"), json.valueToTree(drain));
             json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
-            System.out.println("wrote section drain of " + out);
+            System.out.println("wrote section " + server.section("drain") + " of " + out);
         } finally {
             BenchFiles.deleteTree(work);
         }
@@ -218,7 +227,7 @@ public final class DrainBench {
         }
         BaselinePeer.settle();
         double fillSecs = seconds(System.nanoTime() - fillStart);
-        try (Connection c = Nats.connect(server.url())) {
+        try (Connection c = server.connect()) {
             JetStream js = c.jetStream();
             long start = System.nanoTime();
             long delivered = peer.drain(js, SUBJECT);
@@ -242,7 +251,7 @@ public final class DrainBench {
         for (int i = 0; i < n; i++) {
             payloads[i] = event(TargetKind.NOTIFY, i).payload();
         }
-        try (Connection c = Nats.connect(server.url())) {
+        try (Connection c = server.connect()) {
             JetStream js = c.jetStream();
             Semaphore window = new Semaphore(RAW_WINDOW);
             AtomicLong errors = new AtomicLong();

@@ -2,14 +2,12 @@ package dev.jetsink.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import io.nats.client.Connection;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamSubscription;
 import io.nats.client.Message;
-import io.nats.client.Nats;
 import io.nats.client.PushSubscribeOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -67,6 +65,7 @@ public final class LatencyBench {
         int rate = 10_000;
         int seconds = 20;
         int rounds = 3;
+        int replicas = 1;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--jar" -> jar = Path.of(args[i + 1]);
@@ -75,17 +74,20 @@ public final class LatencyBench {
                 case "--rate" -> rate = Integer.parseInt(args[i + 1]);
                 case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+                case "--replicas" -> replicas = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         if (jar == null || out == null) {
             throw new IllegalArgumentException("usage: LatencyBench --jar JAR --out RESULTS.json [--rate N] [--seconds S]"
-                + " [--rounds R] [--compare-jar OLDER.jar]");
+                + " [--rounds R] [--compare-jar OLDER.jar] [--replicas 1|3]");
         }
         Path work = Files.createTempDirectory("jetsink-latency-bench");
         Map<String, List<Round>> byBuild = new LinkedHashMap<>();
-        try (NatsServer server = NatsServer.builder().build().start();
-             Connection admin = Nats.connect(server.url())) {
+        String sectionName;
+        try (BenchBroker server = BenchBroker.start(replicas);
+             Connection admin = server.connect()) {
+            sectionName = server.section("latency");
             for (int r = 1; r <= rounds; r++) {
                 for (Path build : compareJar == null ? List.of(jar) : List.of(jar, compareJar)) {
                     String name = build == jar ? "jetsink" : "older";
@@ -102,6 +104,7 @@ public final class LatencyBench {
             BenchFiles.deleteTree(work);
         }
         Map<String, Object> section = new LinkedHashMap<>();
+        section.put("replicas", replicas);
         section.put("offered_eps", rate);
         section.put("seconds", seconds);
         section.put("rounds", rounds);
@@ -126,7 +129,7 @@ public final class LatencyBench {
         });
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
-        root.set("latency", json.valueToTree(section));
+        root.set(sectionName, json.valueToTree(section));
         json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
         System.out.printf("medians of %d rounds at %d events/s: p50 %s ms, p99 %s ms, disk fsync p99 %s ms%n", rounds, rate,
             ((Map<?, ?>) section.get("p50_ms")).get("median"), ((Map<?, ?>) section.get("p99_ms")).get("median"),
@@ -135,7 +138,7 @@ public final class LatencyBench {
     }
 
     /** A fresh stream and daemon, the disk's fsync, a warm-up, then the measured events. */
-    private static Round round(NatsServer server, Connection admin, Path jar, Path dir, int rate, int seconds)
+    private static Round round(BenchBroker server, Connection admin, Path jar, Path dir, int rate, int seconds)
             throws Exception {
         Files.createDirectories(dir);
         try {
@@ -143,7 +146,7 @@ public final class LatencyBench {
         } catch (io.nats.client.JetStreamApiException e) {
             // the first round: no stream yet
         }
-        Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build());
+        Streams.create(admin, server.replicated(StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(274))).build());
         double[] fsync = fsyncMillis(dir);
         try (DaemonProcess daemon = DaemonProcess.start(jar, server.url(), STREAM, SUBJECT, dir, List.of())) {
             int total = rate * seconds;

@@ -72,4 +72,21 @@ class BenchReportTest {
         assertThat(md).as("a figure the file lacks gets no row").doesNotContain("peak RSS");
         assertThat(md).doesNotContain("**Drain**");
     }
+
+    @Test
+    void anR3SectionGetsItsOwnTableBesideR1() {
+        var root = JSON.createObjectNode();
+        for (String name : List.of("drain", "drain_r3")) {
+            var drain = root.putObject(name);
+            drain.set("jetsink_eps", spread(name.equals("drain") ? 40_000 : 20_000));
+            drain.put("events", 1000);
+            drain.put("rounds", 1);
+        }
+
+        String md = BenchReport.tables(root);
+
+        assertThat(md).contains("**Drain** (`bench/run drain`:");
+        assertThat(md).contains("**Drain, R3 stream on a local 3-node cluster** (`bench/run drain --replicas 3`:");
+        assertThat(md).contains("| jetsink events/s | 20,000 |");
+    }
 }
