@@ -135,10 +135,24 @@ class ActiveActiveIT {
 
         /** Waits until both queues are empty and the stream is settled, then audits the senders' acknowledged events. */
         DeliveryAudit.Tally audit(String scenario, EventLoad load) throws Exception {
-            Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
-                .until(() -> rig.notifyQueueLength() == 0 && rig.metric(baseB, TargetKind.NOTIFY.queueLengthMetric()) == 0);
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> rig.notifyQueueLength() == 0 && rig.metric(baseB, TargetKind.NOTIFY.queueLengthMetric()) == 0);
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError("queues not drained: a=" + quietly(() -> rig.notifyQueueLength()) + " b="
+                    + quietly(() -> rig.metric(baseB, TargetKind.NOTIFY.queueLengthMetric())) + " stream="
+                    + quietly(() -> (double) rig.streamCount()) + "\n" + rig.daemonLog() + "\n" + daemonB.log(), e);
+            }
             return rig.audit(scenario + " retried_by_balancer=" + retries(), load.acknowledged(),
                 rig.readSettledStream(Duration.ofSeconds(2), Duration.ofSeconds(60)));
+        }
+
+        private static String quietly(java.util.concurrent.Callable<Double> read) {
+            try {
+                return String.valueOf(read.call());
+            } catch (Exception e) {
+                return e.toString();
+            }
         }
 
         private long retries() {
