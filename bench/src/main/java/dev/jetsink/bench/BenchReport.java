@@ -97,8 +97,12 @@ public final class BenchReport {
             row(md, "of which canonical digest (ns)", msgId.path("canonical_digest_ns"), null, "", 0);
             row(md, "of which msg id (ns)", msgId.path("msg_id_ns"), null, "", 0);
         }
-        latency(md, root.path("latency"), "");
-        latency(md, root.path("latency_r3"), ", R3 stream on a local 3-node cluster");
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> section = it.next();
+            if (section.getKey().startsWith("latency")) {
+                latency(md, section.getValue(), section.getKey().endsWith("_r3") ? ", R3 stream on a local 3-node cluster" : "");
+            }
+        }
         return md.toString();
     }
 
@@ -148,8 +152,9 @@ public final class BenchReport {
             .append(latency.has("compare_jar") ? "; `older` is " + latency.path("compare_jar").asText()
                 .replaceAll(".*/", "") + " in alternate rounds" : "").append(")\n\n")
             .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
-        row(md, "p50 (ms)", latency.path("p50_ms"), latency.path("cpu_pressure_pct"), "≤ 3", 2);
-        row(md, "p99 (ms)", latency.path("p99_ms"), null, "≤ 10", 2);
+        boolean goalRate = latency.path("offered_eps").asInt() == 10_000;
+        row(md, "p50 (ms)", latency.path("p50_ms"), latency.path("cpu_pressure_pct"), goalRate ? "≤ 3" : "", 2);
+        row(md, "p99 (ms)", latency.path("p99_ms"), null, goalRate ? "≤ 10" : "", 2);
         row(md, "disk fsync p99 (ms)", latency.path("disk_fsync_p99_ms"), null, "", 2);
         if (latency.path("older_p50_ms").isObject()) {
             row(md, "older build p50 (ms)", latency.path("older_p50_ms"), latency.path("older_cpu_pressure_pct"), "", 2);

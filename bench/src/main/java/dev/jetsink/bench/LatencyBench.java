@@ -87,7 +87,8 @@ public final class LatencyBench {
         String sectionName;
         try (BenchBroker server = BenchBroker.start(replicas);
              Connection admin = server.connect()) {
-            sectionName = server.section("latency");
+            // the goal's rate is "latency"; another rate gets its own section (latency_2000, latency_2000_r3)
+            sectionName = server.section(rate == 10_000 ? "latency" : "latency_" + rate);
             for (int r = 1; r <= rounds; r++) {
                 for (Path build : compareJar == null ? List.of(jar) : List.of(jar, compareJar)) {
                     String name = build == jar ? "jetsink" : "older";
@@ -134,7 +135,7 @@ public final class LatencyBench {
         System.out.printf("medians of %d rounds at %d events/s: p50 %s ms, p99 %s ms, disk fsync p99 %s ms%n", rounds, rate,
             ((Map<?, ?>) section.get("p50_ms")).get("median"), ((Map<?, ?>) section.get("p99_ms")).get("median"),
             ((Map<?, ?>) section.get("disk_fsync_p99_ms")).get("median"));
-        System.out.println("wrote section latency of " + out);
+        System.out.println("wrote section " + sectionName + " of " + out);
     }
 
     /** A fresh stream and daemon, the disk's fsync, a warm-up, then the measured events. */
