@@ -1,6 +1,8 @@
 package dev.jetsink.server.testing;
 
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.testkit.FaultProxy;
+import dev.jetsink.testkit.NatsCluster;
 import dev.jetsink.testkit.Nginx;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -9,7 +11,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
 
@@ -18,7 +22,9 @@ import org.awaitility.Awaitility;
  * 3-node cluster holding an R3 stream (the rig's). nginx sends a request that failed on one daemon
  * (connection refused or reset, no answer within 2 s, a 503) to the other, POSTs included
  * ({@code proxy_next_upstream ... non_idempotent}): the setup OPERATIONS.md section 16 describes.
- * Daemon a is the rig's and restarts on the same port; daemon b runs beside it.
+ * Daemon a is the rig's, restarts on the same port and reaches the brokers through one fault
+ * proxy per node (the brokers run with {@code --no_advertise}, so it cannot go around them);
+ * daemon b runs beside it and reaches every node directly.
  */
 public final class BalancedPair implements AutoCloseable {
     public final FaultRig rig;
@@ -26,8 +32,11 @@ public final class BalancedPair implements AutoCloseable {
     final ServeProcess daemonB;
     final URI baseB;
     public final Nginx nginx;
+    /** Daemon a's only ways to the brokers, one proxy per node: a test cuts a off while b delivers. */
+    public final List<FaultProxy> brokerLinksA;
 
-    private BalancedPair(FaultRig rig, Path queueB, ServeProcess daemonB, URI baseB, Nginx nginx) {
+    private BalancedPair(FaultRig rig, Path queueB, ServeProcess daemonB, URI baseB, Nginx nginx, List<FaultProxy> brokerLinksA) {
+        this.brokerLinksA = brokerLinksA;
         this.rig = rig;
         this.queueB = queueB;
         this.daemonB = daemonB;
@@ -36,27 +45,35 @@ public final class BalancedPair implements AutoCloseable {
     }
 
     public static BalancedPair start(Duration duplicateWindow, Map<String, String> extraEnv) throws Exception {
-        FaultRig rig = FaultRig.clusterNotifyOnly(duplicateWindow);
+        // no_advertise: a client reaches only the addresses it was given, so proxies can cut it off
+        FaultRig rig = FaultRig.clusterNotifyOnly(duplicateWindow, List.of("--no_advertise"));
         rig.env.putAll(extraEnv);
+        List<FaultProxy> brokerLinksA = new ArrayList<>();
+        for (int i = 0; i < NatsCluster.SIZE; i++) {
+            brokerLinksA.add(FaultProxy.in(rig.cluster.orElseThrow().node(i)));
+        }
         Path queueB = Files.createTempDirectory("jetsink-active-b");
         ServeProcess daemonB = null;
         try {
             // daemon a restarts on the same port, so the balancer's upstream stays right
             int portA = freePort();
-            rig.env.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:" + portA);
-            rig.startDaemon();
             Map<String, String> envB = new HashMap<>(rig.env);
+            rig.env.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:" + portA);
+            rig.env.put(TargetKind.NOTIFY.envPrefix() + "ADDRESS",
+                String.join(",", brokerLinksA.stream().map(FaultProxy::url).toList()));
+            rig.startDaemon();
             envB.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:0");
             envB.put(TargetKind.NOTIFY.envPrefix() + "QUEUE_DIR", queueB.toString());
             daemonB = ServeProcess.start(envB);
             int portB = daemonB.awaitPort(FaultRig.START);
             Nginx nginx = Nginx.start(Nginx.binary(), queueB.resolveSibling(queueB.getFileName() + "-nginx"),
                 upstream(portA, portB), location());
-            return new BalancedPair(rig, queueB, daemonB, URI.create("http://127.0.0.1:" + portB), nginx);
+            return new BalancedPair(rig, queueB, daemonB, URI.create("http://127.0.0.1:" + portB), nginx, brokerLinksA);
         } catch (Exception | Error e) {
             if (daemonB != null) {
                 daemonB.kill(Duration.ofSeconds(30));
             }
+            brokerLinksA.forEach(FaultProxy::close);
             rig.close();
             DaemonHarness.deleteTree(queueB);
             throw e;

@@ -126,7 +126,15 @@ public final class FaultRig implements AutoCloseable {
      * dedup window. The rig closes the cluster.
      */
     public static FaultRig clusterNotifyOnly(Duration duplicateWindow) throws IOException, InterruptedException {
-        NatsCluster started = NatsCluster.start();
+        return clusterNotifyOnly(duplicateWindow, List.of());
+    }
+
+    /**
+     * {@link #clusterNotifyOnly(Duration)} with {@code brokerArgs} appended to every node's command
+     * line (e.g. {@code --no_advertise}, so that clients reach only the addresses they were given).
+     */
+    public static FaultRig clusterNotifyOnly(Duration duplicateWindow, List<String> brokerArgs) throws IOException, InterruptedException {
+        NatsCluster started = NatsCluster.start(dev.jetsink.testkit.NatsBinary.locate(), brokerArgs);
         try {
             return new FaultRig(Optional.of(started), Files.createTempDirectory("jetsink-faults"), true,
                 Set.of(TargetKind.NOTIFY), StreamSpec.of(STREAM, SUBJECT).replicas(NatsCluster.SIZE)
