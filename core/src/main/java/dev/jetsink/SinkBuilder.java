@@ -226,6 +226,18 @@ public final class SinkBuilder<E> {
     }
 
     /**
+     * What the messages look like on NATS: the envelope (default), AWS's own notification
+     * document (notify only) or a CloudEvent in binary or structured mode.
+     *
+     * @param format the format
+     * @return this builder
+     */
+    public SinkBuilder<E> format(PayloadFormat format) {
+        settings.format(given("format", "format", format), by(ConfigKey.FORMAT));
+        return this;
+    }
+
+    /**
      * Applied to the jnats {@link Options.Builder} after the settings above: the escape hatch
      * for what the key table does not offer. Reconnecting forever and jetsink's listeners are set
      * again after it.

@@ -1,6 +1,7 @@
 package dev.jetsink.internal.config;
 
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.PayloadFormat;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -34,7 +35,9 @@ public enum ConfigKey {
     PUBLISH_WINDOW("1024", true, false, "publishWindow",
         ValueRule.intRange(1, 4096, " must be between 1 and 4096")),
     MSG_ID("content", true, false, "msgIds", (key, value) -> MsgIdMode.parse(value).isPresent() ? Optional.empty()
-        : Optional.of(key + " must be content or random: " + value));
+        : Optional.of(key + " must be content or random: " + value)),
+    FORMAT("envelope", true, false, "format", (key, value) -> PayloadFormat.parse(value).isPresent() ? Optional.empty()
+        : Optional.of(key + " must be envelope, aws, cloudevents-binary or cloudevents-structured: " + value));
 
     private static final List<ConfigKey> LONGEST_FIRST = Arrays.stream(values())
         .sorted(Comparator.comparingInt((ConfigKey k) -> k.name().length()).reversed())

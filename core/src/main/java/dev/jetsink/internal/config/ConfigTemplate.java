@@ -59,6 +59,7 @@ public final class ConfigTemplate {
             case COMMENT -> "free text shown by check-config and the admin API";
             case PUBLISH_WINDOW -> "publishes awaiting an ack at once, 1 to 4096";
             case MSG_ID -> "Nats-Msg-Id from the event's content (re-sends stored once) or random";
+            case FORMAT -> "message form: envelope, aws (notify), cloudevents-binary or cloudevents-structured";
         };
     }
 

@@ -1,6 +1,7 @@
 package dev.jetsink.internal.config;
 
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.PayloadFormat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,6 +32,7 @@ import java.util.Optional;
  * @param comment          free text
  * @param publishWindow    JetStream publishes in flight, 1..4096
  * @param msgIdMode        content-derived (default) or random {@code Nats-Msg-Id}s
+ * @param format           the messages' form on NATS: envelope (default), aws or CloudEvents
  */
 public record TargetConfig(
     TargetKind kind,
@@ -52,7 +54,8 @@ public record TargetConfig(
     Duration ackTimeout,
     Optional<String> comment,
     int publishWindow,
-    MsgIdMode msgIdMode) {
+    MsgIdMode msgIdMode,
+    PayloadFormat format) {
 
     /** Id of the instance configured by unsuffixed variables. */
     public static final String DEFAULT_ID = "_";
@@ -64,6 +67,10 @@ public record TargetConfig(
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(ackTimeout, "ackTimeout");
         Objects.requireNonNull(msgIdMode, "msgIdMode");
+        Objects.requireNonNull(format, "format");
+        if (format == PayloadFormat.AWS && kind != TargetKind.NOTIFY) {
+            throw new IllegalArgumentException("the aws format is for notify targets");
+        }
         if (jetstreamEnabled && (streamName.isEmpty() || queueDir.isEmpty())) {
             throw new IllegalArgumentException("the JetStream path needs a stream name and a queue dir");
         }

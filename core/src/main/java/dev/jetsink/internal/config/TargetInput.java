@@ -2,6 +2,7 @@ package dev.jetsink.internal.config;
 
 import dev.jetsink.ConfigProblem;
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.PayloadFormat;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -128,6 +129,8 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
             case JETSTREAM_ACK_TIMEOUT_SECS -> Duration.ofSeconds(wholeNumber(key, v));
             case PUBLISH_WINDOW -> wholeNumber(key, v);
             case MSG_ID -> MsgIdMode.parse(v).orElseThrow(() ->
+                new Unreadable(key.rule().check(key.keyName(), v).orElseThrow()));
+            case FORMAT -> PayloadFormat.parse(v).orElseThrow(() ->
                 new Unreadable(key.rule().check(key.keyName(), v).orElseThrow()));
         };
     }

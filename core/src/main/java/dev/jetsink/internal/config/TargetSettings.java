@@ -1,6 +1,7 @@
 package dev.jetsink.internal.config;
 
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.PayloadFormat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -38,6 +39,7 @@ import java.util.function.Function;
  * @param comment         free text
  * @param publishWindow   JetStream publishes in flight
  * @param msgIds          how msg ids are made
+ * @param format          what the messages look like on NATS
  * @param origins         where each key's value came from, for every key
  */
 public record TargetSettings(
@@ -47,7 +49,7 @@ public record TargetSettings(
     Optional<Path> credentialsFile, Optional<Path> tlsCa, Optional<Path> tlsClientCert, Optional<Path> tlsClientKey,
     boolean tlsRequired, Optional<Path> queueDir, long queueLimit,
     boolean jetStream, Optional<String> streamName, Duration ackTimeout,
-    Optional<String> comment, int publishWindow, MsgIdMode msgIds,
+    Optional<String> comment, int publishWindow, MsgIdMode msgIds, PayloadFormat format,
     Map<ConfigKey, Origin> origins) {
 
     /** The bound on live queue entries when {@code queue_limit} is not set. */
@@ -59,6 +61,7 @@ public record TargetSettings(
         servers = List.copyOf(servers);
         Objects.requireNonNull(ackTimeout, "ackTimeout");
         Objects.requireNonNull(msgIds, "msgIds");
+        Objects.requireNonNull(format, "format");
         origins = Map.copyOf(origins);
         if (!origins.keySet().containsAll(Set.of(ConfigKey.values()))) {
             throw new IllegalArgumentException("every key needs an origin");
@@ -228,6 +231,10 @@ public record TargetSettings(
             return put(ConfigKey.MSG_ID, mode, origin);
         }
 
+        public Builder format(PayloadFormat format, Origin origin) {
+            return put(ConfigKey.FORMAT, format, origin);
+        }
+
         /** For the key reader, which has a value of {@code key}'s type in hand. */
         Builder put(ConfigKey key, Object value, Origin origin) {
             values.put(key, Objects.requireNonNull(value, "value"));
@@ -254,7 +261,7 @@ public record TargetSettings(
                 get(ConfigKey.JETSTREAM_ENABLE, Boolean.class), optional(ConfigKey.JETSTREAM_STREAM_NAME, String.class),
                 get(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, Duration.class),
                 optional(ConfigKey.COMMENT, String.class), get(ConfigKey.PUBLISH_WINDOW, Integer.class),
-                get(ConfigKey.MSG_ID, MsgIdMode.class), named);
+                get(ConfigKey.MSG_ID, MsgIdMode.class), get(ConfigKey.FORMAT, PayloadFormat.class), named);
         }
 
         private <T> Optional<T> optional(ConfigKey key, Class<T> type) {

@@ -105,6 +105,10 @@ public final class TargetValidator {
             rules.required(ConfigKey.JETSTREAM_STREAM_NAME, s.streamName().isPresent(), when);
             rules.required(ConfigKey.QUEUE_DIR, s.queueDir().isPresent(), when);
         }
+        if (s.format() == dev.jetsink.PayloadFormat.AWS && s.kind() != TargetKind.NOTIFY) {
+            rules.error(ConfigKey.FORMAT, rules.term(ConfigKey.FORMAT) + " aws is the S3 notification document: "
+                + "audit targets take envelope, cloudevents-binary or cloudevents-structured");
+        }
         rules.pair(ConfigKey.USERNAME, s.username().isPresent(), ConfigKey.PASSWORD, s.password().isPresent());
         rules.pair(ConfigKey.TLS_CLIENT_CERT, s.tlsClientCert().isPresent(),
             ConfigKey.TLS_CLIENT_KEY, s.tlsClientKey().isPresent());
@@ -127,7 +131,7 @@ public final class TargetValidator {
             s.username(), s.password(), s.token(),
             s.credentialsFile(), s.tlsCa(), s.tlsClientCert(), s.tlsClientKey(),
             s.tlsRequired(), s.queueDir(), s.queueLimit(),
-            s.jetStream(), s.streamName(), s.ackTimeout(), s.comment(), s.publishWindow(), s.msgIds());
+            s.jetStream(), s.streamName(), s.ackTimeout(), s.comment(), s.publishWindow(), s.msgIds(), s.format());
     }
 
     /** The rules, each filing its problem under the origin of the key at fault. */

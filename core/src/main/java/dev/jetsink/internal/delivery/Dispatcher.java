@@ -303,7 +303,8 @@ public final class Dispatcher implements Runnable {
             byte[] payload = ctx.queue().read(e);
             recordFile = ctx.failedStore().orElseThrow().write(FailedRecord.terminal(e.seq(), e.msgId(), ctx.target(),
                 ctx.subjects().of(e), e.metadata(), e.queuedAt(), ctx.clock().instant(), o.detail(),
-                (int) Math.min(Integer.MAX_VALUE, attemptsMade), payload, e.replays())).path();
+                (int) Math.min(Integer.MAX_VALUE, attemptsMade), payload, e.replays(),
+                e.attributes().cloudEvent())).path();
         } catch (java.io.IOException | RuntimeException ex) {
             // Without a durable failed record the entry must stay on the live queue.
             log.error("failed-events store write failed, entry stays queued target={} msg_id={} error={}",

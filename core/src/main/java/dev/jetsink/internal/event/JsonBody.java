@@ -68,6 +68,7 @@ public final class JsonBody {
             .build();
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
 
     private JsonBody() {
     }
@@ -92,19 +93,29 @@ public final class JsonBody {
      * one character is fine.
      */
     private static void checkSurrogateEscapes(byte[] b) throws MalformedEventException {
-        for (int i = 0; i < b.length - 1; i++) {
+        int i = 0;
+        while (i < b.length - 1) {
+            if (i + 8 <= b.length) {
+                // eight bytes without a backslash hold no escape's start: step over them at once
+                long x = (long) LONGS.get(b, i) ^ BACKSLASHES;
+                if (((x - 0x0101010101010101L) & ~x & 0x8080808080808080L) == 0) {
+                    i += 8;
+                    continue;
+                }
+            }
             if (b[i] != '\\') {
+                i++;
                 continue;
             }
             if (b[i + 1] != 'u') {
-                i++; // the escaped character, a backslash among them, is no escape's start
+                i += 2; // the escaped character, a backslash among them, is no escape's start
                 continue;
             }
             int c = hex4(b, i + 2);
             if (c >= 0xD800 && c <= 0xDBFF && i + 11 < b.length && b[i + 6] == '\\' && b[i + 7] == 'u') {
                 int low = hex4(b, i + 8);
                 if (low >= 0xDC00 && low <= 0xDFFF) {
-                    i += 11;
+                    i += 12;
                     continue;
                 }
             }
@@ -112,7 +123,7 @@ public final class JsonBody {
                 throw new MalformedEventException(String.format(
                     "escape \\u%04X at byte %d is half of a surrogate pair, not a character", c, i + 1));
             }
-            i += 5;
+            i += 6;
         }
     }
 

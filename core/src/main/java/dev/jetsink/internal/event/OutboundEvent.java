@@ -1,6 +1,7 @@
 package dev.jetsink.internal.event;
 
 import dev.jetsink.TraceContext;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -9,11 +10,15 @@ import java.util.Optional;
  * envelope, built once at enqueue), its content digest — the SHA-256 of the record's or entry's
  * canonical form ({@link CanonicalJson}), from which each target derives a stable
  * {@code Nats-Msg-Id} (issue #12) — and, for an embedder with its own event identity, the msg id
- * to use instead ({@link #withMsgId}); and the W3C trace context it came with ({@link #withTrace}).
+ * to use instead ({@link #withMsgId}); the W3C trace context it came with ({@link #withTrace}); and
+ * the CloudEvents attributes its message carries as {@code ce-} headers ({@link #withCloudEvent}):
+ * those a sender's CloudEvent arrived with, or, once formatted for a binary-mode target, the whole
+ * set ({@link MessageFormats}).
  */
 public record OutboundEvent(EventMetadata metadata, byte[] payload, byte[] contentDigest, Optional<String> msgId,
-                            Optional<TraceContext> trace) {
+                            Optional<TraceContext> trace, Map<String, String> cloudEvent) {
     public OutboundEvent {
+        cloudEvent = CloudEventAttributes.copy(cloudEvent);
         Objects.requireNonNull(trace, "trace");
         Objects.requireNonNull(metadata, "metadata");
         Objects.requireNonNull(payload, "payload");
@@ -27,7 +32,7 @@ public record OutboundEvent(EventMetadata metadata, byte[] payload, byte[] conte
 
     /** An event whose msg id each target derives from {@code contentDigest} (or mints, {@code MSG_ID=random}). */
     public OutboundEvent(EventMetadata metadata, byte[] payload, byte[] contentDigest) {
-        this(metadata, payload, contentDigest, Optional.empty(), Optional.empty());
+        this(metadata, payload, contentDigest, Optional.empty(), Optional.empty(), Map.of());
     }
 
     /** An event whose identity is its payload bytes (for payloads built outside {@link Envelopes}). */
@@ -44,11 +49,21 @@ public record OutboundEvent(EventMetadata metadata, byte[] payload, byte[] conte
      * @throws IllegalArgumentException when {@code id} is not a valid msg id ({@link MsgIds#check})
      */
     public OutboundEvent withMsgId(String id) {
-        return new OutboundEvent(metadata, payload, contentDigest, Optional.of(MsgIds.check(id)), trace);
+        return new OutboundEvent(metadata, payload, contentDigest, Optional.of(MsgIds.check(id)), trace, cloudEvent);
     }
 
     /** This event with the trace context it arrived with, stored and published with it (issue #15). */
     public OutboundEvent withTrace(Optional<TraceContext> context) {
-        return new OutboundEvent(metadata, payload, contentDigest, msgId, context);
+        return new OutboundEvent(metadata, payload, contentDigest, msgId, context, cloudEvent);
+    }
+
+    /** This event with the CloudEvents attributes its message carries as {@code ce-} headers. */
+    public OutboundEvent withCloudEvent(Map<String, String> attributes) {
+        return new OutboundEvent(metadata, payload, contentDigest, msgId, trace, attributes);
+    }
+
+    /** This event with another payload (its identity, the content digest, unchanged). */
+    OutboundEvent withPayload(byte[] formatted) {
+        return new OutboundEvent(metadata, formatted, contentDigest, msgId, trace, cloudEvent);
     }
 }

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One event that a target rejected terminally (DESIGN.md "Failed-events store"): what the failed
@@ -33,6 +34,8 @@ import java.util.Objects;
  * @param payload     the exact published bytes (the envelope JSON)
  * @param contentType the object's content type from the queue entry, empty when unknown
  * @param replays     how often an operator had replayed the event before this failure
+ * @param cloudEvent  the CloudEvents attributes its message carried as {@code ce-} headers (their
+ *                    stored JSON form), empty when none
  */
 public record FailedRecord(
         long id,
@@ -50,7 +53,8 @@ public record FailedRecord(
         int retryCount,
         byte[] payload,
         String contentType,
-        int replays) {
+        int replays,
+        Optional<String> cloudEvent) {
 
     /** The only error class the store records: a terminal rejection. */
     public static final String TERMINAL = "terminal";
@@ -67,6 +71,7 @@ public record FailedRecord(
         Objects.requireNonNull(errorDetail, "errorDetail");
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(contentType, "contentType");
+        Objects.requireNonNull(cloudEvent, "cloudEvent");
         if (replays < 0) {
             throw new IllegalArgumentException("replays must not be negative: " + replays);
         }
@@ -89,16 +94,16 @@ public record FailedRecord(
             EventMetadata metadata, Instant queuedAt, Instant failedAt, String errorDetail,
             int retryCount, byte[] payload) {
         return terminal(id, natsMsgId, target, subject, metadata, queuedAt, failedAt, errorDetail, retryCount,
-                payload, 0);
+                payload, 0, Optional.empty());
     }
 
     /** {@link #terminal} for an event that had been replayed {@code replays} times before. */
     public static FailedRecord terminal(long id, String natsMsgId, String target, String subject,
             EventMetadata metadata, Instant queuedAt, Instant failedAt, String errorDetail,
-            int retryCount, byte[] payload, int replays) {
+            int retryCount, byte[] payload, int replays, Optional<String> cloudEvent) {
         return new FailedRecord(id, natsMsgId, target, metadata.kind(), subject, metadata.bucket(),
                 metadata.object(), metadata.eventName(), queuedAt, failedAt, TERMINAL, errorDetail,
-                retryCount, payload, metadata.contentType(), replays);
+                retryCount, payload, metadata.contentType(), replays, cloudEvent);
     }
 
     /** The event's queue metadata, as it was when the event failed. */
@@ -122,13 +127,13 @@ public record FailedRecord(
                 && eventName.equals(r.eventName) && queuedAt.equals(r.queuedAt)
                 && failedAt.equals(r.failedAt) && errorClass.equals(r.errorClass)
                 && errorDetail.equals(r.errorDetail) && Arrays.equals(payload, r.payload)
-                && contentType.equals(r.contentType) && replays == r.replays;
+                && contentType.equals(r.contentType) && replays == r.replays && cloudEvent.equals(r.cloudEvent);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, natsMsgId, target, kind, subject, bucket, object, eventName,
-                queuedAt, failedAt, errorClass, errorDetail, retryCount, contentType, replays) * 31
+                queuedAt, failedAt, errorClass, errorDetail, retryCount, contentType, replays, cloudEvent) * 31
                 + Arrays.hashCode(payload);
     }
 

@@ -44,6 +44,8 @@ import java.util.Optional;
  *       (absent in records written before replay existed: read as empty)</td></tr>
  *   <tr><td>{@code replays}</td><td>number</td><td>how often an operator had replayed the event before
  *       this failure (absent before replay existed: read as 0)</td></tr>
+ *   <tr><td>{@code cloud_event}</td><td>string</td><td>the CloudEvents attributes the message carried as
+ *       {@code ce-} headers, a JSON object as text; absent when it carried none</td></tr>
  *   <tr><td>{@code payload}</td><td>any</td><td>the published JSON itself, byte for byte; only when the
  *       published bytes are not one valid UTF-8 JSON value, a string holding them as UTF-8 text</td></tr>
  * </table>
@@ -82,6 +84,9 @@ final class FailedRecordFormat {
             g.writeNumberField("retry_count", r.retryCount());
             g.writeStringField("content_type", r.contentType());
             g.writeNumberField("replays", r.replays());
+            if (r.cloudEvent().isPresent()) {
+                g.writeStringField("cloud_event", r.cloudEvent().get());
+            }
             g.writeFieldName("payload");
             Optional<String> json = asJsonText(payload);
             if (json.isPresent()) {
@@ -162,7 +167,9 @@ final class FailedRecordFormat {
                     (byte[]) fields.get("payload"),
                     // added with replay (issue #13): records written before have neither
                     fields.containsKey("content_type") ? text(fields, "content_type") : "",
-                    fields.containsKey("replays") ? Integer.parseInt(text(fields, "replays")) : 0);
+                    fields.containsKey("replays") ? Integer.parseInt(text(fields, "replays")) : 0,
+                    // added with formats (issue #28): only records of messages with ce- headers have it
+                    Optional.ofNullable(text(fields, "cloud_event")));
         } catch (IllegalArgumentException | DateTimeParseException e) {
             // NumberFormatException is an IllegalArgumentException, as are the record's checks.
             throw new IOException("failed record " + source + ": bad field value: " + e.getMessage(), e);

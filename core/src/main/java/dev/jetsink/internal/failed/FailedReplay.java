@@ -176,7 +176,8 @@ public final class FailedReplay {
     private static CompletableFuture<QueuedEntry> append(QueueStore queue, FailedRecord r, boolean keepSubject) {
         try {
             EntryAttributes attributes = EntryAttributes.replays(r.replays() + 1)
-                .withSubject(keepSubject ? Optional.of(r.subject()) : Optional.empty());
+                .withSubject(keepSubject ? Optional.of(r.subject()) : Optional.empty())
+                .withCloudEvent(r.cloudEvent());
             return queue.append(r.metadata(), r.payload(), Optional.of(r.natsMsgId()), attributes);
         } catch (IllegalArgumentException bad) {
             return CompletableFuture.failedFuture(bad);

@@ -1,5 +1,6 @@
 package dev.jetsink.internal.publish;
 
+import dev.jetsink.PayloadFormat;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.internal.time.Deadline;
 import io.nats.client.Connection;
@@ -21,10 +22,13 @@ public final class CorePublisher implements Publisher {
     private final List<CompletableFuture<Delivered>> fill = new ArrayList<>();
     private Connection fillConnection;
 
+    private final PayloadFormat format;
     private final Tracing tracing;
     private final String target;
 
-    public CorePublisher(TargetConnection link, EntrySubjects subjects, Tracing tracing, String target) {
+    public CorePublisher(TargetConnection link, EntrySubjects subjects, PayloadFormat format, Tracing tracing,
+                         String target) {
+        this.format = format;
         this.tracing = tracing;
         this.target = target;
         this.link = link;
@@ -44,7 +48,7 @@ public final class CorePublisher implements Publisher {
         String to = subjects.of(e);
         Tracing.Span span = tracing.publish(target, to, e.msgId(), e.attributes().traceparent(), e.attributes().tracestate());
         try {
-            fillConnection.publish(to, MessageHeaders.of(e.metadata(), e.attributes(), span), payload);
+            fillConnection.publish(to, MessageHeaders.of(format, e.metadata(), e.attributes(), span), payload);
         } catch (RuntimeException failure) {
             span.end(failure);
             throw failure;

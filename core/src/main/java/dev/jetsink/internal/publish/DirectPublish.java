@@ -1,5 +1,6 @@
 package dev.jetsink.internal.publish;
 
+import dev.jetsink.PayloadFormat;
 import dev.jetsink.TraceContext;
 import dev.jetsink.internal.event.OutboundEvent;
 import dev.jetsink.internal.time.Deadline;
@@ -17,10 +18,13 @@ public final class DirectPublish {
 
     private final TargetConnection link;
     private final EntrySubjects subjects;
+    private final PayloadFormat format;
     private final Tracing tracing;
     private final String target;
 
-    public DirectPublish(TargetConnection link, EntrySubjects subjects, Tracing tracing, String target) {
+    public DirectPublish(TargetConnection link, EntrySubjects subjects, PayloadFormat format, Tracing tracing,
+                         String target) {
+        this.format = format;
         this.link = link;
         this.subjects = subjects;
         this.tracing = tracing;
@@ -36,8 +40,8 @@ public final class DirectPublish {
         Tracing.Span span = tracing.publish(target, subject, "", traceparent, tracestate);
         try {
             boolean own = span.traceparent().isPresent();
-            c.publish(subject, MessageHeaders.of(event.metadata(), own ? span.traceparent() : traceparent,
-                own ? span.tracestate() : tracestate), event.payload());
+            c.publish(subject, MessageHeaders.of(format, event.metadata(), own ? span.traceparent() : traceparent,
+                own ? span.tracestate() : tracestate, event.cloudEvent()), event.payload());
             c.flush(BOUND);
             span.end(null);
         } catch (Exception e) {

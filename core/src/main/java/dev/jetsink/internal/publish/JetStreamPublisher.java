@@ -1,5 +1,6 @@
 package dev.jetsink.internal.publish;
 
+import dev.jetsink.PayloadFormat;
 import dev.jetsink.internal.nats.ConnectFailedException;
 import dev.jetsink.internal.nats.OutcomeClassifier;
 import dev.jetsink.internal.queue.QueuedEntry;
@@ -31,11 +32,13 @@ public final class JetStreamPublisher implements Publisher {
     private Connection contextOf;
     private JetStream context;
 
+    private final PayloadFormat format;
     private final Tracing tracing;
     private final String target;
 
     public JetStreamPublisher(TargetConnection link, StreamCheck check, OutcomeClassifier classifier, EntrySubjects subjects,
-                       Tracing tracing, String target) {
+                       PayloadFormat format, Tracing tracing, String target) {
+        this.format = format;
         this.tracing = tracing;
         this.target = target;
         this.link = link;
@@ -67,7 +70,7 @@ public final class JetStreamPublisher implements Publisher {
         // Throws at once for a payload over max_payload or a closed connection: nothing is open then.
         CompletableFuture<io.nats.client.api.PublishAck> sent;
         try {
-            sent = jetStream(c).publishAsync(to, MessageHeaders.of(e.metadata(), e.attributes(), span), payload, options);
+            sent = jetStream(c).publishAsync(to, MessageHeaders.of(format, e.metadata(), e.attributes(), span), payload, options);
         } catch (IOException | RuntimeException failure) {
             span.end(failure);
             throw failure;

@@ -1,10 +1,14 @@
 package dev.jetsink.internal.publish;
 
+import dev.jetsink.PayloadFormat;
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.CloudEventAttributes;
 import dev.jetsink.internal.event.EventMetadata;
+import dev.jetsink.internal.event.MessageFormats;
 import dev.jetsink.internal.queue.EntryAttributes;
 import io.nats.client.impl.Headers;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -14,7 +18,10 @@ import java.util.Optional;
  * {@code Jetsink-Api} (audit), and the W3C {@code traceparent}/{@code tracestate} the event came
  * with. They come from the entry's stored metadata, never from request headers, so they carry no
  * credentials. NATS header values are printable ASCII: other bytes (and {@code %}) are
- * percent-encoded as UTF-8, and each value is cut at {@value #MAX_VALUE_BYTES} bytes.
+ * percent-encoded as UTF-8, and each value is cut at {@value #MAX_VALUE_BYTES} bytes. A message
+ * also carries its CloudEvents attributes, one {@code ce-} header each, encoded as the
+ * CloudEvents NATS binding writes them and never cut (issue #28); a structured-mode CloudEvent
+ * is {@code application/cloudevents+json}.
  */
 public final class MessageHeaders {
     static final int MAX_VALUE_BYTES = 1024;
@@ -23,26 +30,31 @@ public final class MessageHeaders {
     private MessageHeaders() {
     }
 
-    public static Headers of(EventMetadata m, EntryAttributes a) {
-        return of(m, a.traceparent(), a.tracestate());
+    public static Headers of(PayloadFormat format, EventMetadata m, EntryAttributes a) {
+        return of(format, m, a.traceparent(), a.tracestate(), CloudEventAttributes.fromJson(a.cloudEvent()));
     }
 
     /** With the publish span's context in place of the stored one when the span has one. */
-    public static Headers of(EventMetadata m, EntryAttributes a, Tracing.Span publish) {
+    public static Headers of(PayloadFormat format, EventMetadata m, EntryAttributes a, Tracing.Span publish) {
+        Map<String, String> cloudEvent = CloudEventAttributes.fromJson(a.cloudEvent());
         return publish.traceparent().isPresent()
-            ? of(m, publish.traceparent(), publish.tracestate())
-            : of(m, a.traceparent(), a.tracestate());
+            ? of(format, m, publish.traceparent(), publish.tracestate(), cloudEvent)
+            : of(format, m, a.traceparent(), a.tracestate(), cloudEvent);
     }
 
-    public static Headers of(EventMetadata m, Optional<String> traceparent, Optional<String> tracestate) {
+    public static Headers of(PayloadFormat format, EventMetadata m, Optional<String> traceparent,
+                             Optional<String> tracestate, Map<String, String> cloudEvent) {
         Headers h = new Headers();
-        h.put("Content-Type", "application/json");
+        h.put("Content-Type", format == PayloadFormat.CLOUDEVENTS_STRUCTURED
+            ? MessageFormats.STRUCTURED_CONTENT_TYPE : "application/json");
         h.put("Jetsink-Kind", m.kind() == TargetKind.NOTIFY ? "notify" : "audit");
         put(h, "Jetsink-Event", m.eventName());
         put(h, "Jetsink-Bucket", m.bucket());
         put(h, m.kind() == TargetKind.NOTIFY ? "Jetsink-Key" : "Jetsink-Api", m.object());
         traceparent.ifPresent(v -> put(h, "traceparent", v));
         tracestate.ifPresent(v -> put(h, "tracestate", v));
+        cloudEvent.forEach((name, value) ->
+            h.put(CloudEventAttributes.HEADER_PREFIX + name, CloudEventAttributes.encodeHeaderValue(value)));
         return h;
     }
 

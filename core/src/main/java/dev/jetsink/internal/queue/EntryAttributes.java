@@ -6,36 +6,44 @@ import java.util.Optional;
 
 /**
  * What a queue record stores beside the event besides its msg id: the replay count (issue #13),
- * the subject resolved from a {@code SUBJECT} template at enqueue, and the W3C trace context the
- * event arrived with (issue #15). Each is an optional attribute of the version 2 record, written
- * only when present.
+ * the subject resolved from a {@code SUBJECT} template at enqueue, the W3C trace context the
+ * event arrived with (issue #15) and the CloudEvents attributes its message carries as {@code ce-}
+ * headers (issue #28). Each is an optional attribute of the version 2 record, written only when
+ * present.
  *
  * @param replays     how often the entry was replayed from the failed store
  * @param subject     the entry's own subject; empty means the target's {@code SUBJECT}, resolved
  *                    for the entry when it is a template
  * @param traceparent a W3C {@code traceparent} value
  * @param tracestate  a W3C {@code tracestate} value
+ * @param cloudEvent  the CloudEvents attributes published as {@code ce-} headers, a JSON object of
+ *                    strings ({@link dev.jetsink.internal.event.CloudEventAttributes})
  */
 public record EntryAttributes(int replays, Optional<String> subject, Optional<String> traceparent,
-                              Optional<String> tracestate) {
+                              Optional<String> tracestate, Optional<String> cloudEvent) {
     /** Longest stored subject, in UTF-8 bytes. */
     public static final int MAX_SUBJECT_BYTES = 4096;
     /** Longest stored trace value (traceparent is 55 characters; tracestate is capped at 512 by W3C). */
     public static final int MAX_TRACE_BYTES = 512;
+    /** Longest stored set of CloudEvents attributes, in UTF-8 bytes of its JSON. */
+    public static final int MAX_CLOUD_EVENT_BYTES = 16 * 1024;
 
     /** No attribute: a first-time entry on the target's subject without trace context. */
-    public static final EntryAttributes NONE = new EntryAttributes(0, Optional.empty(), Optional.empty(), Optional.empty());
+    public static final EntryAttributes NONE = new EntryAttributes(0, Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty());
 
     public EntryAttributes {
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(traceparent, "traceparent");
         Objects.requireNonNull(tracestate, "tracestate");
+        Objects.requireNonNull(cloudEvent, "cloudEvent");
         if (replays < 0) {
             throw new IllegalArgumentException("replays must not be negative: " + replays);
         }
         check(subject, MAX_SUBJECT_BYTES, "subject");
         check(traceparent, MAX_TRACE_BYTES, "traceparent");
         check(tracestate, MAX_TRACE_BYTES, "tracestate");
+        check(cloudEvent, MAX_CLOUD_EVENT_BYTES, "cloudEvent");
     }
 
     private static void check(Optional<String> value, int max, String name) {
@@ -66,18 +74,23 @@ public record EntryAttributes(int replays, Optional<String> subject, Optional<St
 
     /** Only a replay count. */
     public static EntryAttributes replays(int replays) {
-        return replays == 0 ? NONE : new EntryAttributes(replays, Optional.empty(), Optional.empty(), Optional.empty());
+        return replays == 0 ? NONE : new EntryAttributes(replays, Optional.empty(), Optional.empty(), Optional.empty(),
+            Optional.empty());
     }
 
     public EntryAttributes withReplays(int n) {
-        return new EntryAttributes(n, subject, traceparent, tracestate);
+        return new EntryAttributes(n, subject, traceparent, tracestate, cloudEvent);
     }
 
     public EntryAttributes withSubject(Optional<String> s) {
-        return new EntryAttributes(replays, s, traceparent, tracestate);
+        return new EntryAttributes(replays, s, traceparent, tracestate, cloudEvent);
     }
 
     public EntryAttributes withTrace(Optional<String> parent, Optional<String> state) {
-        return new EntryAttributes(replays, subject, parent, parent.isPresent() ? state : Optional.empty());
+        return new EntryAttributes(replays, subject, parent, parent.isPresent() ? state : Optional.empty(), cloudEvent);
+    }
+
+    public EntryAttributes withCloudEvent(Optional<String> attributes) {
+        return new EntryAttributes(replays, subject, traceparent, tracestate, attributes);
     }
 }

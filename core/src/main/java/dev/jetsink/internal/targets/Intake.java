@@ -1,12 +1,15 @@
 package dev.jetsink.internal.targets;
 
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.PayloadFormat;
 import dev.jetsink.QueueFullException;
 import dev.jetsink.QueueStoreException;
 import dev.jetsink.TargetUnavailableException;
 import dev.jetsink.TraceContext;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.delivery.Dispatcher;
+import dev.jetsink.internal.event.CloudEventAttributes;
+import dev.jetsink.internal.event.MessageFormats;
 import dev.jetsink.internal.event.MsgIds;
 import dev.jetsink.internal.event.OutboundEvent;
 import dev.jetsink.internal.publish.DirectPublish;
@@ -39,6 +42,7 @@ public final class Intake {
     private final TargetKind kind;
     private final String targetId;
     private final MsgIdMode msgIdMode;
+    private final PayloadFormat format;
     private final long queueLimit;
     private final Optional<QueueStore> queue;
     private final Optional<DirectPublish> direct;
@@ -48,13 +52,14 @@ public final class Intake {
     private final TargetCounters counters;
     private volatile Optional<String> initFailure = Optional.empty();
 
-    Intake(String target, TargetKind kind, String targetId, MsgIdMode msgIdMode, long queueLimit,
+    Intake(String target, TargetKind kind, String targetId, MsgIdMode msgIdMode, PayloadFormat format, long queueLimit,
            Optional<QueueStore> queue, Optional<DirectPublish> direct, Optional<Dispatcher> dispatcher,
            EntrySubjects subjects, Tracing tracing, TargetCounters counters) {
         this.target = target;
         this.kind = kind;
         this.targetId = targetId;
         this.msgIdMode = msgIdMode;
+        this.format = format;
         this.queueLimit = queueLimit;
         this.queue = queue;
         this.direct = direct;
@@ -210,7 +215,14 @@ public final class Intake {
             }
         }
 
-        CompletableFuture<QueuedEntry> appendQueued(OutboundEvent event) {
+        CompletableFuture<QueuedEntry> appendQueued(OutboundEvent given) {
+            OutboundEvent event;
+            try {
+                event = MessageFormats.apply(format, given);
+            } catch (RuntimeException e) {
+                counters.refused(1);
+                throw e;
+            }
             Tracing.Span span = tracing.enqueue(target, event.metadata(), event.trace().map(TraceContext::traceparent),
                 event.trace().flatMap(TraceContext::tracestate));
             CompletableFuture<QueuedEntry> appended;
@@ -238,7 +250,7 @@ public final class Intake {
 
         private CompletableFuture<Void> publishDirect(OutboundEvent event) {
             try {
-                direct.orElseThrow().publish(event);
+                direct.orElseThrow().publish(MessageFormats.apply(format, event));
                 counters.accepted(null);
                 return CompletableFuture.completedFuture(null);
             } catch (InterruptedException e) {
@@ -263,7 +275,8 @@ public final class Intake {
      * context (the enqueue span's when one records, else the event's own).
      */
     private EntryAttributes attributesOf(OutboundEvent event, Tracing.Span span) {
-        EntryAttributes a = EntryAttributes.NONE.withSubject(subjects.toStore(event.metadata()));
+        EntryAttributes a = EntryAttributes.NONE.withSubject(subjects.toStore(event.metadata()))
+            .withCloudEvent(CloudEventAttributes.toJson(event.cloudEvent()));
         if (span.traceparent().isPresent()) {
             return a.withTrace(span.traceparent(), span.tracestate());
         }

@@ -61,13 +61,13 @@ record TargetParts(TargetCounters counters, Verdict verdict, TargetConnection li
             () -> capturingStream(link, config), counters::newestSeq);
         OutcomeHandling outcomes = new OutcomeHandling(ctx);
         Optional<Publisher> publisher = queue.map(q -> check.isPresent()
-            ? new JetStreamPublisher(link, check.get(), classifier, subjects, runtime.tracing(), target)
-            : new CorePublisher(link, subjects, runtime.tracing(), target));
+            ? new JetStreamPublisher(link, check.get(), classifier, subjects, config.format(), runtime.tracing(), target)
+            : new CorePublisher(link, subjects, config.format(), runtime.tracing(), target));
         Optional<Dispatcher> dispatcher = publisher.map(p -> new Dispatcher(ctx, p, outcomes));
         hooks.attach(outcomes, publisher, dispatcher);
         Optional<DirectPublish> direct = queue.isPresent() ? Optional.empty()
-            : Optional.of(new DirectPublish(link, subjects, runtime.tracing(), target));
-        Intake intake = new Intake(target, config.kind(), config.id(), config.msgIdMode(), config.queueLimit(), queue,
+            : Optional.of(new DirectPublish(link, subjects, config.format(), runtime.tracing(), target));
+        Intake intake = new Intake(target, config.kind(), config.id(), config.msgIdMode(), config.format(), config.queueLimit(), queue,
             direct, dispatcher, subjects, runtime.tracing(), counters);
         return new TargetParts(counters, verdict, link, check, failedStore, dispatcher, publisher, intake);
     }

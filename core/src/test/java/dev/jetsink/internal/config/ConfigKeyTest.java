@@ -8,11 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConfigKeyTest {
 
     @Test
-    void tableHoldsTheSpecKeysAndMsgIdInLowerSnakeCase() {
+    void tableHoldsTheSpecKeysMsgIdAndFormatInLowerSnakeCase() {
         assertThat(Arrays.stream(ConfigKey.values()).map(ConfigKey::keyName)).containsExactly(
             "enable", "address", "subject", "username", "password", "token", "credentials_file", "tls_ca",
             "tls_client_cert", "tls_client_key", "tls_required", "queue_dir", "queue_limit", "jetstream_enable",
-            "jetstream_stream_name", "jetstream_ack_timeout_secs", "comment", "publish_window", "msg_id");
+            "jetstream_stream_name", "jetstream_ack_timeout_secs", "comment", "publish_window", "msg_id",
+            "format");
     }
 
     @Test
@@ -24,6 +25,7 @@ class ConfigKeyTest {
         assertThat(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS.defaultValue()).contains("30");
         assertThat(ConfigKey.PUBLISH_WINDOW.defaultValue()).contains("1024");
         assertThat(ConfigKey.MSG_ID.defaultValue()).contains("content");
+        assertThat(ConfigKey.FORMAT.defaultValue()).contains("envelope");
         assertThat(ConfigKey.ADDRESS.defaultValue()).isEmpty();
         assertThat(ConfigKey.JETSTREAM_STREAM_NAME.defaultValue()).isEmpty();
     }

@@ -54,6 +54,19 @@ class TargetValidatorTest {
     }
 
     @Test
+    void formatIsOneOfFourAndAwsIsForNotifyTargetsOnly() {
+        assertThat(check(with("format", "cloudevents-binary")).target().orElseThrow().format())
+            .isEqualTo(dev.jetsink.PayloadFormat.CLOUDEVENTS_BINARY);
+        assertThat(check(valid()).target().orElseThrow().format()).isEqualTo(dev.jetsink.PayloadFormat.ENVELOPE);
+        assertThat(errors(with("format", "json")))
+            .containsExactly("format must be envelope, aws, cloudevents-binary or cloudevents-structured: json");
+        Map<String, String> audit = with("format", "aws");
+        assertThat(TargetValidator.validateKeyValues(TargetKind.AUDIT, "a", audit).errors())
+            .extracting(ConfigProblem::message).singleElement().asString().contains("audit targets take envelope");
+        assertThat(errors(audit)).isEmpty();
+    }
+
+    @Test
     void aSubjectTemplateIsCheckedForTheTargetsKindNamingThePlaceholder() {
         assertThat(errors(with("subject", "rustfs.events.{bucket}.{event}"))).isEmpty();
         assertThat(errors(with("subject", "rustfs.events.{api}")))

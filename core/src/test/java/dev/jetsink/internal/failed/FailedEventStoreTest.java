@@ -95,6 +95,21 @@ class FailedEventStoreTest {
     }
 
     @Test
+    void keepsTheCloudEventsAttributesOfAMessageForItsReplay() throws IOException {
+        FailedEventStore store = FailedEventStore.open(queueDir, TARGET, clock);
+        FailedRecord record = FailedRecord.terminal(43, "m-43", TARGET, "events.s3",
+                new EventMetadata(TargetKind.NOTIFY, "photos", "a.jpg", "s3:ObjectCreated:Put", ""),
+                T0.minusSeconds(30), T0, "stream sealed", 1, payload(43), 0,
+                java.util.Optional.of("{\"specversion\":\"1.0\",\"id\":\"r.1\"}"));
+        FailedEventStore.StoredFile file = store.write(record);
+        JsonNode json = new ObjectMapper().readTree(file.path().toFile());
+        assertThat(json.get("cloud_event").asText()).isEqualTo("{\"specversion\":\"1.0\",\"id\":\"r.1\"}");
+        assertThat(FailedEventStore.read(file.path())).isEqualTo(record);
+        assertThat(new ObjectMapper().readTree(store.write(record(44, "m-44", T0, payload(44))).path().toFile())
+            .has("cloud_event")).as("absent when the message carried none").isFalse();
+    }
+
+    @Test
     void keepsAPayloadThatIsNotJsonAsAString() throws IOException {
         FailedEventStore store = FailedEventStore.open(queueDir, TARGET, clock);
         FailedRecord record = record(7, "m-7", T0, "not { json".getBytes(StandardCharsets.UTF_8));

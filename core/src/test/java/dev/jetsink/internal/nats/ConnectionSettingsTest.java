@@ -65,7 +65,8 @@ class ConnectionSettingsTest {
         TargetConfig target = new TargetConfig(TargetKind.NOTIFY, "primary", List.of("tls://h:4222"), "s",
                 Optional.of("alice"), Optional.of(new Secret("pw")), Optional.empty(), Optional.empty(),
                 Optional.of(Path.of("/ca.pem")), Optional.empty(), Optional.empty(), true, Optional.empty(),
-                100_000, false, Optional.empty(), Duration.ofSeconds(30), Optional.empty(), 1024, dev.jetsink.MsgIdMode.CONTENT);
+                100_000, false, Optional.empty(), Duration.ofSeconds(30), Optional.empty(), 1024, dev.jetsink.MsgIdMode.CONTENT,
+                dev.jetsink.PayloadFormat.ENVELOPE);
         ConnectionSettings s = ConnectionSettings.from(target);
         assertThat(s.servers()).containsExactly("tls://h:4222");
         assertThat(s.password()).contains(new Secret("pw"));

@@ -45,7 +45,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The issue #15 record attributes (subject, traceparent, tracestate beside
- * the replay count) and the subject-template token encoding that produces the stored subjects:
+ * the replay count, and issue #28's CloudEvents attributes) and the subject-template token encoding that produces the stored subjects:
  * sizing, decoding of crafted and torn records, every path a record takes (reopen, torn tail,
  * compaction, sidecar rebuild, inspector, reservation, concurrent group commit), the failed-store
  * replay that stores a record's subject, and the invariants of {@link SubjectTemplate}.
@@ -109,7 +109,12 @@ class AttributesOnEveryRecordPathTest {
             case 1 -> 1 + r.nextInt(5);
             default -> Integer.MAX_VALUE;
         };
-        return EntryAttributes.replays(replays).withSubject(subject).withTrace(parent, state);
+        Optional<String> cloudEvent = switch (r.nextInt(3)) {
+            case 0 -> Optional.empty();
+            case 1 -> Optional.of("c".repeat(EntryAttributes.MAX_CLOUD_EVENT_BYTES));
+            default -> Optional.of(randomAttribute(r, 512));
+        };
+        return EntryAttributes.replays(replays).withSubject(subject).withTrace(parent, state).withCloudEvent(cloudEvent);
     }
 
     /** The attribute combinations the queue-level tests write, one per entry. */
@@ -118,6 +123,7 @@ class AttributesOnEveryRecordPathTest {
             EntryAttributes.NONE,
             EntryAttributes.replays(3),
             EntryAttributes.NONE.withSubject(Optional.of("rustfs.photos.ObjectCreated.Put")),
+            EntryAttributes.NONE.withCloudEvent(Optional.of("{\"specversion\":\"1.0\",\"id\":\"r.1\"}")),
             EntryAttributes.replays(2).withSubject(Optional.of("caf\u00e9.\u732b.\uD83D\uDE00")),
             EntryAttributes.NONE.withTrace(Optional.of(PARENT), Optional.of("k=v,x=y")),
             EntryAttributes.replays(Integer.MAX_VALUE).withSubject(Optional.of(MAX_SUBJECT))
@@ -522,7 +528,7 @@ class AttributesOnEveryRecordPathTest {
         Instant at = Instant.parse("2026-12-01T00:00:00Z").plusSeconds(i);
         return new FailedRecord(100 + i, "msg-" + i, "notify primary:nats", TargetKind.NOTIFY, subject, "photos",
             "obj-" + i, "s3:ObjectCreated:Put", at, at.plusMillis(5), FailedRecord.TERMINAL, "stream refused",
-            3, json.getBytes(StandardCharsets.UTF_8), "image/jpeg", replays);
+            3, json.getBytes(StandardCharsets.UTF_8), "image/jpeg", replays, Optional.empty());
     }
 
     @Test

@@ -43,6 +43,7 @@ public final class TargetView {
         c.comment().ifPresent(s -> v.put(ConfigKey.COMMENT, s));
         v.put(ConfigKey.PUBLISH_WINDOW, Integer.toString(c.publishWindow()));
         v.put(ConfigKey.MSG_ID, c.msgIdMode().label());
+        v.put(ConfigKey.FORMAT, c.format().label());
         List<Map<String, String>> out = new ArrayList<>(v.size());
         v.forEach((k, value) -> {
             Map<String, String> pair = new LinkedHashMap<>();

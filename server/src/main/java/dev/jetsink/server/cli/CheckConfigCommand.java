@@ -82,6 +82,7 @@ public final class CheckConfigCommand implements Callable<Integer> {
         out.println("  queue limit:    " + t.queueLimit());
         out.println("  publish window: " + t.publishWindow());
         out.println("  msg id:         " + t.msgIdMode().label());
+        out.println("  format:         " + t.format().label());
         out.println("  auth:           " + auth(t));
         out.println("  tls:            " + tls(t));
         t.comment().ifPresent(c -> out.println("  comment:        " + c));

@@ -83,7 +83,7 @@ final class BodyIntake extends Handler.Abstract {
             // Completes on the queue writer's thread after the fsync; no request thread waits.
             Optional<TraceContext> trace = TraceContext.parse(request.getHeaders().get("traceparent"),
                 request.getHeaders().get("tracestate"));
-            return ingest.accept(kind, target, complete.body(), trace).thenAcceptAsync(result -> {
+            return ingest.accept(kind, target, complete.body(), request.getHeaders(), trace).thenAcceptAsync(result -> {
                 if (result instanceof IngestResult.Accepted a) {
                     metrics.accepted();
                     checkCount(request, a.events());

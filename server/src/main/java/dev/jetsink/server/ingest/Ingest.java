@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.http.HttpFields;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * Takes a request body addressed to all targets of a kind, or to one, and queues its events on
  * every addressed target, all or nothing (DESIGN.md "Daemon"): the body is parsed completely, then room is
  * admitted on every target, and only then is anything appended. The answer comes after every
- * append is durable.
+ * append is durable. A CloudEvent sent over HTTP keeps its attributes with each event
+ * ({@link IncomingCloudEvent}).
  */
 public final class Ingest {
 
@@ -89,7 +91,7 @@ public final class Ingest {
      * thread waits for the fsync) or is refused; it never completes exceptionally. Every event of
      * the body carries {@code trace}, the request's W3C trace context (issue #15).
      */
-    CompletableFuture<IngestResult> accept(TargetKind kind, Optional<String> id, byte[] body,
+    CompletableFuture<IngestResult> accept(TargetKind kind, Optional<String> id, byte[] body, HttpFields headers,
                                            Optional<TraceContext> trace) {
         List<NatsTarget> addressed = addressed(kind, id);
         if (addressed.isEmpty()) {
@@ -97,10 +99,18 @@ public final class Ingest {
         }
         List<OutboundEvent> events;
         try {
-            events = EventParser.forKind(kind).parse(body);
+            IncomingCloudEvent cloudEvent = IncomingCloudEvent.of(headers, body);
+            events = EventParser.forKind(kind).parse(cloudEvent.body());
             checkMetadata(events);
             if (trace.isPresent()) {
                 events = events.stream().map(e -> e.withTrace(trace)).toList();
+            }
+            if (!cloudEvent.attributes().isEmpty()) {
+                List<OutboundEvent> kept = new ArrayList<>(events.size());
+                for (int n = 0; n < events.size(); n++) {
+                    kept.add(events.get(n).withCloudEvent(cloudEvent.forEvent(n, events.size())));
+                }
+                events = kept;
             }
         } catch (MalformedEventException e) {
             // The message never quotes body content (MalformedEventException), so it is safe to log.
