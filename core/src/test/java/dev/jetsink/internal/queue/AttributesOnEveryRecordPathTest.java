@@ -552,6 +552,21 @@ class AttributesOnEveryRecordPathTest {
     }
 
     @Test
+    void aReplayKeepsTheCloudEventsAttributesItsMessageCarried() throws Exception {
+        FailedEventStore store = FailedEventStore.open(dir, "notify primary:nats", Clock.systemUTC());
+        String attributes = "{\"specversion\":\"1.0\",\"id\":\"r.1\"}";
+        FailedRecord r = failed(1, "rustfs.events", 0);
+        store.write(new FailedRecord(r.id(), r.natsMsgId(), r.target(), r.kind(), r.subject(), r.bucket(), r.object(),
+            r.eventName(), r.queuedAt(), r.failedAt(), r.errorClass(), r.errorDetail(), r.retryCount(), r.payload(),
+            r.contentType(), r.replays(), Optional.of(attributes)));
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(100))) {
+            FailedReplay.replay(store, q, FailedReplay.Filter.ALL, false, false, e -> { });
+            assertThat(all(q)).extracting(QueuedEntry::attributes)
+                .containsExactly(EntryAttributes.replays(1).withCloudEvent(Optional.of(attributes)));
+        }
+    }
+
+    @Test
     void aReplayNotKeepingSubjectsStoresNone() throws Exception {
         FailedEventStore store = FailedEventStore.open(dir, "notify primary:nats", Clock.systemUTC());
         store.write(failed(1, "rustfs.events", 2));

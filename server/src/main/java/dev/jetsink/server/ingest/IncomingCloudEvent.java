@@ -19,7 +19,8 @@ import org.eclipse.jetty.http.HttpFields;
  * {@code cloudevents=true} sends its S3 body with {@code ce-} headers) or structured mode
  * ({@code Content-Type: application/cloudevents+json}, the event's {@code data} holding the S3
  * body or audit entry). Its attributes are kept with every event of the body; an ordinary request
- * has none. Batched mode is refused: each POST is one event.
+ * has none (a request is binary mode only with {@code ce-specversion}: without it, other
+ * {@code ce-} headers are left alone, as before). Batched mode is refused: each POST is one event.
  *
  * @param attributes the sender's CloudEvents attributes, empty for an ordinary request
  * @param body       the S3 notification body or audit entries to parse
@@ -42,6 +43,10 @@ record IncomingCloudEvent(Map<String, String> attributes, byte[] body) {
         if (contentType.equals(STRUCTURED)) {
             return structured(body);
         }
+        if (!headers.contains(CloudEventAttributes.HEADER_PREFIX + SPEC_VERSION)) {
+            // not a CloudEvent: other ce- headers, if any, are not ours to judge
+            return new IncomingCloudEvent(Map.of(), body);
+        }
         Map<String, String> attributes = new LinkedHashMap<>();
         for (HttpField f : headers) {
             String name = f.getName().toLowerCase(Locale.ROOT);
@@ -54,12 +59,6 @@ record IncomingCloudEvent(Map<String, String> attributes, byte[] body) {
                     throw new MalformedEventException("header " + f.getName() + ": " + e.getMessage());
                 }
             }
-        }
-        if (attributes.isEmpty()) {
-            return new IncomingCloudEvent(Map.of(), body);
-        }
-        if (!attributes.containsKey(SPEC_VERSION)) {
-            throw new MalformedEventException("ce- headers without ce-specversion: not a CloudEvent");
         }
         return checked(attributes, body);
     }
