@@ -166,15 +166,24 @@ public final class FailedEventStore {
      * @throws IOException when the record could not be made durable; no new record is visible
      *                     and the caller must keep the entry queued
      */
-    public StoredFile write(FailedRecord record) throws IOException {
+    public StoredFile write(FailedRecord failed) throws IOException {
+        FailedRecord record = failed;
         if (record.failedAt().isBefore(Instant.EPOCH)) {
             throw new IllegalArgumentException("failedAt before the epoch: " + record.failedAt());
         }
         byte[] json = FailedRecordFormat.encode(record); // outside the guard: pure CPU work
-        StoredFile file = new StoredFile(dir.resolve(fileName(record)), record.failedAt(), nameSafe(record.natsMsgId()));
+        StoredFile file = fileOf(record);
         guard.lock();
         try {
             ensureDirectory();
+            // A name already taken (the same event failing again within the millisecond of its
+            // previous record, which a replay is about to delete) moves this record's failed_at on
+            // by a millisecond: a write never replaces another record.
+            while (index.contains(file) || Files.exists(file.path())) {
+                record = record.withFailedAt(record.failedAt().plusMillis(1));
+                file = fileOf(record);
+                json = FailedRecordFormat.encode(record);
+            }
             Path temp = dir.resolve(TEMP_PREFIX + file.fileName());
             try {
                 writeForced(temp, json);
@@ -345,6 +354,10 @@ public final class FailedEventStore {
             return Optional.empty(); // not ours: neither counted nor expired
         }
         return Optional.of(new StoredFile(p, Instant.ofEpochMilli(Long.parseLong(m.group(1))), m.group(2)));
+    }
+
+    private StoredFile fileOf(FailedRecord record) {
+        return new StoredFile(dir.resolve(fileName(record)), record.failedAt(), nameSafe(record.natsMsgId()));
     }
 
     static String fileName(FailedRecord record) {

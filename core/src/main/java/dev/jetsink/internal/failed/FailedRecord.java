@@ -106,6 +106,12 @@ public record FailedRecord(
                 retryCount, payload, metadata.contentType(), replays, cloudEvent);
     }
 
+    /** This record with another {@code failed_at}. */
+    public FailedRecord withFailedAt(Instant at) {
+        return new FailedRecord(id, natsMsgId, target, kind, subject, bucket, object, eventName, queuedAt, at,
+                errorClass, errorDetail, retryCount, payload, contentType, replays, cloudEvent);
+    }
+
     /** The event's queue metadata, as it was when the event failed. */
     public EventMetadata metadata() {
         return new EventMetadata(kind, bucket, object, eventName, contentType);

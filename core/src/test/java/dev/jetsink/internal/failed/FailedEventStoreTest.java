@@ -388,6 +388,29 @@ class FailedEventStoreTest {
         return ("{\"EventName\":\"s3:ObjectCreated:Put\",\"n\":" + n + "}").getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * A replay deletes the files it queued only once their appends are durable; meanwhile the
+     * dispatcher may already have failed the same event again, within the same millisecond. The
+     * second record must not take the first one's name, or the replay's delete would remove it.
+     */
+    @Test
+    void aRecordFailingAgainInTheSameMillisecondKeepsItsOwnFileWhenTheReplayDeletesTheFirst() throws IOException {
+        FailedEventStore store = FailedEventStore.open(queueDir, TARGET, clock);
+        byte[] payload = "{\"n\":1}".getBytes(StandardCharsets.UTF_8);
+        FailedEventStore.StoredFile first = store.write(record(1, "same-event", T0, payload));
+
+        FailedEventStore.StoredFile again = store.write(record(2, "same-event", T0, payload));
+        assertThat(again.path()).isNotEqualTo(first.path());
+        assertThat(again.failedAt()).isEqualTo(T0.plusMillis(1));
+        assertThat(FailedEventStore.read(again.path()).failedAt()).as("name and record agree").isEqualTo(again.failedAt());
+        assertThat(FailedEventStore.read(first.path()).id()).as("the first record is untouched").isEqualTo(1);
+
+        store.remove(List.of(first));
+        assertThat(store.files()).extracting(FailedEventStore.StoredFile::path).containsExactly(again.path());
+        assertThat(FailedEventStore.read(again.path()).id()).isEqualTo(2);
+        assertThat(store.count()).isEqualTo(1);
+    }
+
     private static FailedRecord record(long id, String msgId, Instant failedAt, byte[] payload) {
         return FailedRecord.terminal(id, msgId, TARGET, "events.s3",
                 new EventMetadata(TargetKind.NOTIFY, "photos", "cat.jpg", "s3:ObjectCreated:Put", ""),

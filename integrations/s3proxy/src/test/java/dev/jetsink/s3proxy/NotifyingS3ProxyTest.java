@@ -134,6 +134,27 @@ class NotifyingS3ProxyTest {
         }
     }
 
+    @Test
+    void fireAndForgetAnswersAtOnceAndLogsAnEventTheQueueRefuses() throws Exception {
+        try (NatsServer nats = NatsServer.startDefault(); Connection admin = Nats.connect(nats.url())) {
+            Sink<S3EventRecord> sink = Jetsink.notifySink().servers(nats.url()).subject(SUBJECT).jetStream(STREAM)
+                .queueDir(queue).queueLimit(1).build();
+            S3Proxy proxy = start(sink, NotifyingBlobStore.Mode.FIRE_AND_FORGET);
+            try (S3Client s3 = client(proxy)) {
+                s3.createBucket(b -> b.bucket("photos"));
+                // no stream: nothing leaves the queue, so the second event is refused
+                s3.putObject(p -> p.bucket("photos").key("first"), RequestBody.fromString("1"));
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> sink.queueLength() == 1);
+                s3.putObject(p -> p.bucket("photos").key("second"), RequestBody.fromString("2"));
+                assertThat(s3.headObject(h -> h.bucket("photos").key("second")).contentLength()).isEqualTo(1L);
+                assertThat(sink.queueLength()).as("the refused event is not queued").isEqualTo(1);
+            } finally {
+                proxy.stop();
+                sink.close(Duration.ofSeconds(1));
+            }
+        }
+    }
+
     private static long held(Sink<S3EventRecord> sink, Connection admin) throws Exception {
         long queued = sink.queueLength(); // read first: an event leaving the queue is then in the stream
         return queued + Streams.state(admin, STREAM).getMsgCount();
