@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -96,6 +97,12 @@ public final class BenchReport {
             row(md, "parse + envelope + digest + msg id (ns)", msgId.path("parse_envelope_id_ns"), msgId.path("cpu_pressure_pct"), "", 0);
             row(md, "of which canonical digest (ns)", msgId.path("canonical_digest_ns"), null, "", 0);
             row(md, "of which msg id (ns)", msgId.path("msg_id_ns"), null, "", 0);
+            for (String format : List.of("aws", "cloudevents_binary", "cloudevents_structured")) {
+                JsonNode cost = msgId.path("format_" + format + "_ns");
+                if (cost.isObject()) {
+                    row(md, "a target's FORMAT=" + format.replace('_', '-') + " adds (ns)", cost, null, "", 0);
+                }
+            }
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> section = it.next();

@@ -2,9 +2,11 @@ package dev.jetsink.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jetsink.PayloadFormat;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.CanonicalJson;
 import dev.jetsink.internal.event.EventParser;
+import dev.jetsink.internal.event.MessageFormats;
 import dev.jetsink.internal.event.MsgIds;
 import dev.jetsink.internal.event.OutboundEvent;
 import java.io.InputStream;
@@ -19,7 +21,8 @@ import java.util.UUID;
 /**
  * The cost per event of content-derived msg ids (issue #12): the whole ingest parse of a MinIO
  * webhook body (1.3 KiB, one record: tree, envelope, canonical digest, the target's msg id), and
- * the canonical digest and the msg id alone, so their share shows. Single thread, after warm-up;
+ * the canonical digest and the msg id alone, so their share shows, and what a target's non-default
+ * {@code FORMAT} adds (applied once per event, at enqueue). Single thread, after warm-up;
  * ns per event, CPU pressure beside it. Usage: {@code MsgIdCostBench --out RESULTS.json}.
  */
 public final class MsgIdCostBench {
@@ -41,10 +44,17 @@ public final class MsgIdCostBench {
         EventParser parser = EventParser.forKind(TargetKind.NOTIFY);
         com.fasterxml.jackson.databind.JsonNode record = new ObjectMapper().readTree(body).get("Records").get(0);
         byte[] digest = CanonicalJson.sha256(record);
+        OutboundEvent parsed = parser.parse(body).get(0);
+        PayloadFormat[] formats = {PayloadFormat.AWS, PayloadFormat.CLOUDEVENTS_BINARY, PayloadFormat.CLOUDEVENTS_STRUCTURED};
         long sink = 0;
         for (int i = 0; i < WARMUP; i++) {
             sink += run(parser, body) + CanonicalJson.sha256(record)[0]
-                + MsgIds.content(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits();
+                + MsgIds.content(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits()
+                + MessageFormats.apply(formats[i % formats.length], parsed).payload().length;
+        }
+        Map<PayloadFormat, List<Double>> formatCosts = new LinkedHashMap<>();
+        for (PayloadFormat f : formats) {
+            formatCosts.put(f, new ArrayList<>());
         }
         List<Double> wholes = new ArrayList<>();
         List<Double> canonicals = new ArrayList<>();
@@ -69,9 +79,20 @@ public final class MsgIdCostBench {
             }
             double id = (System.nanoTime() - t2) / (double) MEASURED;
             double share = (canonical + id) / whole;
+            StringBuilder formatText = new StringBuilder();
+            for (PayloadFormat f : formats) {
+                long tf = System.nanoTime();
+                for (int i = 0; i < MEASURED; i++) {
+                    sink += MessageFormats.apply(f, parsed).payload().length;
+                }
+                double cost = (System.nanoTime() - tf) / (double) MEASURED;
+                formatCosts.get(f).add(cost);
+                formatText.append(String.format(" %s +%.0f ns", f.label(), cost));
+            }
             System.out.printf("round %d, per event (1.3 KiB MinIO record): parse + envelope + digest + msg id %.0f ns, of which"
                 + " canonical digest %.0f ns and msg id %.0f ns = %.0f %%; %s (sink %d)%n", round, whole, canonical, id,
                 100 * share, CpuPressure.sample().textSince(start), sink & 1);
+            System.out.println("  formats, added per event:" + formatText);
             wholes.add(whole);
             canonicals.add(canonical);
             ids.add(id);
@@ -84,6 +105,9 @@ public final class MsgIdCostBench {
         r.put("canonical_digest_ns", Spread.of(canonicals, 0));
         r.put("msg_id_ns", Spread.of(ids, 0));
         r.put("hashing_share", Spread.of(shares, 2));
+        for (Map.Entry<PayloadFormat, List<Double>> f : formatCosts.entrySet()) {
+            r.put("format_" + f.getKey().label().replace('-', '_') + "_ns", Spread.of(f.getValue(), 0));
+        }
         r.put("cpu_pressure_pct", Spread.of(pressures, 0));
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();

@@ -1,6 +1,7 @@
 package dev.jetsink.server.cli;
 
 import dev.jetsink.internal.queue.QueueInspector;
+import dev.jetsink.internal.queue.EntryAttributes;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.server.ExitCode;
 import java.io.IOException;
@@ -125,6 +126,14 @@ public final class QueueCommand implements Callable<Integer> {
                 out.printf("object:       %s%n", e.metadata().object());
                 out.printf("event:        %s%n", e.metadata().eventName());
                 out.printf("content type: %s%n", e.metadata().contentType());
+                EntryAttributes a = e.attributes();
+                if (a.replays() > 0) {
+                    out.printf("replays:      %d%n", a.replays());
+                }
+                a.subject().ifPresent(v -> out.printf("subject:      %s%n", v));
+                a.traceparent().ifPresent(v -> out.printf("traceparent:  %s%n", v));
+                a.tracestate().ifPresent(v -> out.printf("tracestate:   %s%n", v));
+                a.cloudEvent().ifPresent(v -> out.printf("cloudevent:   %s%n", v));
                 out.printf("payload (%d bytes):%n%s%n", e.payloadLength(),
                     new String(shown.get().payload(), StandardCharsets.UTF_8));
                 return ExitCode.OK;

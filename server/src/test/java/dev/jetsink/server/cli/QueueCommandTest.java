@@ -2,6 +2,7 @@ package dev.jetsink.server.cli;
 
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventMetadata;
+import dev.jetsink.internal.queue.EntryAttributes;
 import dev.jetsink.internal.queue.QueueOptions;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.internal.queue.SegmentedQueue;
@@ -10,6 +11,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -53,6 +55,29 @@ class QueueCommandTest {
             assertThat(run("queue", "show", dir.toString(), String.valueOf(a.seq()))).isZero();
             assertThat(out.toString()).contains("msg id:       " + a.msgId())
                 .contains("{\"EventName\":\"s3:ObjectCreated:Put\"}");
+        }
+    }
+
+    @Test
+    void showPrintsTheAttributesStoredWithAnEntry() throws Exception {
+        try (SegmentedQueue q = SegmentedQueue.open(dir, QueueOptions.withLimit(100))) {
+            EntryAttributes attributes = EntryAttributes.replays(2).withSubject(Optional.of("events.photos"))
+                .withTrace(Optional.of("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"), Optional.of("vendor=x"))
+                .withCloudEvent(Optional.of("{\"type\":\"com.amazonaws.ObjectCreated:Copy\"}"));
+            QueuedEntry e = q.append(new EventMetadata(TargetKind.NOTIFY, "photos", "cat.jpg", "s3:ObjectCreated:Copy", ""),
+                "{}".getBytes(StandardCharsets.UTF_8), Optional.empty(), attributes).get();
+            QueuedEntry plain = q.append(new EventMetadata(TargetKind.NOTIFY, "photos", "dog.jpg", "s3:ObjectCreated:Put", ""),
+                "{}".getBytes(StandardCharsets.UTF_8)).get();
+
+            assertThat(run("queue", "show", dir.toString(), String.valueOf(e.seq()))).isZero();
+            assertThat(out.toString()).contains("replays:      2").contains("subject:      events.photos")
+                .contains("traceparent:  00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+                .contains("tracestate:   vendor=x")
+                .contains("cloudevent:   {\"type\":\"com.amazonaws.ObjectCreated:Copy\"}");
+
+            out.getBuffer().setLength(0);
+            assertThat(run("queue", "show", dir.toString(), String.valueOf(plain.seq()))).isZero();
+            assertThat(out.toString()).doesNotContain("replays:").doesNotContain("subject:").doesNotContain("cloudevent:");
         }
     }
 
