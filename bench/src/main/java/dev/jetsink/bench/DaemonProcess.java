@@ -37,6 +37,14 @@ final class DaemonProcess implements AutoCloseable {
         this.port = Integer.parseInt(address.substring(colon + 1));
     }
 
+    /** Environment variable with more JVM options for every daemon a bench starts (an A/B of GC settings). */
+    static final String EXTRA_OPTIONS = "BENCH_DAEMON_JAVA_OPTS";
+
+    /** The options of {@link #EXTRA_OPTIONS}, split at white space; none when unset or blank. */
+    static List<String> extraOptions(String value) {
+        return value == null || value.isBlank() ? List.of() : List.of(value.trim().split("\\s+"));
+    }
+
     /**
      * Starts the daemon and waits until it names the address it bound.
      *
@@ -53,6 +61,11 @@ final class DaemonProcess implements AutoCloseable {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx192m"));
         cmd.addAll(jvmOptions);
+        List<String> extra = extraOptions(System.getenv(EXTRA_OPTIONS));
+        if (!extra.isEmpty()) {
+            System.out.println("daemon JVM options from " + EXTRA_OPTIONS + ": " + String.join(" ", extra));
+        }
+        cmd.addAll(extra);
         cmd.addAll(List.of("-jar", jar.toString(), "serve"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         var env = pb.environment();
