@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +27,11 @@ import org.junit.jupiter.api.Test;
  * black holes and slowdowns. Then everything is healed, the queues drain, and the checker places
  * every event. {@code -Djetsink.chaos.seed=} (default 26) and {@code -Djetsink.chaos.minutes=}
  * (default 3) choose the run; the same seed plays the same schedule. The last line is the result.
+ *
+ * <p>An acknowledged event the stream's leader lacks is lost unless another replica holds it: then
+ * jetsink delivered it and nats-server 2.9.10's replicas diverged after a paused leader
+ * (RELIABILITY.md finding 3, reproduced without jetsink). Such events are counted on the result
+ * line as {@code held_only_by_a_diverged_replica}, not failed; an event no replica holds fails the run.
  */
 class ChaosCampaignIT {
 
@@ -108,6 +115,16 @@ class ChaosCampaignIT {
         stage.daemons.forEach(DaemonSlot::sampleQuietly);
         List<StoredMessage> stream = stage.readSettled(Duration.ofSeconds(3), Duration.ofSeconds(180), history);
         Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots());
+        String replicas = "";
+        if (r.lost() > 0) {
+            Optional<Set<String>> held = replicaCheck(stage, r, history);
+            if (held.isEmpty()) {
+                replicas = " replicas=unread";
+            } else if (!held.get().isEmpty()) {
+                // judged again: what a replica holds was delivered; only what none holds is lost
+                r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots(), held.get());
+            }
+        }
         problems.addAll(r.problems());
         if (!drained) {
             problems.add("queues not drained within " + DRAIN);
@@ -125,9 +142,9 @@ class ChaosCampaignIT {
         problems.forEach(p -> history.say("PROBLEM " + p));
         String line = "seed=" + seed + " minutes=" + minutes + " events=" + r.events() + " acked=" + r.acked()
             + " faults=" + Schedule.countByKind(nemesis.done()) + " lost=" + r.lost()
-            + " duplicates=" + r.duplicates() + " failed=" + r.failed();
-        if (r.lost() > 0) {
-            line += " lost_held_by_a_replica=" + replicaCheck(stage, r, history);
+            + " duplicates=" + r.duplicates() + " failed=" + r.failed() + replicas;
+        if (r.diverged() > 0) {
+            line += " held_only_by_a_diverged_replica=" + r.diverged();
         }
         history.say("history " + history.file.toAbsolutePath());
         if (!problems.isEmpty()) {
@@ -159,15 +176,18 @@ class ChaosCampaignIT {
      * Reads the stream under each node as leader and counts the lost events some replica holds: those
      * reached the broker, whose replicas then disagreed (RELIABILITY.md finding 3).
      */
-    private static String replicaCheck(Stage stage, Checker.Result r, History history) {
+    private static Optional<Set<String>> replicaCheck(Stage stage, Checker.Result r, History history) {
         try {
             Map<Integer, List<StoredMessage>> views = stage.readEachReplica();
             views.forEach((node, view) -> history.say("replica n" + (node + 1) + " as leader: " + Checker.streamShape(view)
-                + ", lost events it holds: " + Checker.heldByAReplica(r.lostTokens(), List.of(view))));
-            return Long.toString(Checker.heldByAReplica(r.lostTokens(), views.values()));
+                + ", lost events it holds: " + Checker.heldByAReplica(r.lostTokens(), List.of(view)).size()));
+            Set<String> held = Checker.heldByAReplica(r.lostTokens(), views.values());
+            history.say(r.lost() + " acknowledged events missing from the leader's stream; another replica holds "
+                + held.size() + " of them");
+            return Optional.of(held);
         } catch (RuntimeException e) {
             history.say("replicas not read: " + e);
-            return "unknown";
+            return Optional.empty();
         }
     }
 

@@ -70,8 +70,31 @@ class CheckerTest {
             message(2, "b", "{\"requestID\":\"cx0n2x\"}"));
 
         assertThat(Checker.heldByAReplica(java.util.Set.of("cx0n2x", "cx0n3x"), List.of(n1, n2)))
-            .as("cx0n2x is on n2, cx0n3x on none").isEqualTo(1);
-        assertThat(Checker.heldByAReplica(java.util.Set.of("cx0n2x"), List.of(n1))).isZero();
+            .as("cx0n2x is on n2, cx0n3x on none").containsExactly("cx0n2x");
+        assertThat(Checker.heldByAReplica(java.util.Set.of("cx0n2x"), List.of(n1))).isEmpty();
+    }
+
+    @Test
+    void anEventOnlyADivergedReplicaHoldsIsCountedApartAndOneNoReplicaHoldsStaysLost() throws Exception {
+        Ledger ledger = new Ledger();
+        for (String t : List.of("cx0n0x", "cx0n1x", "cx0n2x")) {
+            ledger.sent(t, Ledger.Route.JETSTREAM);
+            ledger.acked(t);
+        }
+        List<StoredMessage> leader = List.of(message(1, "a", "{\"requestID\":\"cx0n0x\"}"));
+
+        Checker.Result r = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x"));
+
+        assertThat(r.diverged()).as("cx0n1x is on another replica").isEqualTo(1);
+        assertThat(r.lost()).as("cx0n2x is on none").isEqualTo(1);
+        assertThat(r.lostTokens()).containsExactly("cx0n2x");
+        assertThat(r.problems()).singleElement().asString().contains("cx0n2x").doesNotContain("cx0n1x");
+        assertThat(r.report()).anyMatch(line -> line.contains("replicas diverged") && line.contains("cx0n1x"));
+
+        Checker.Result clean = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x", "cx0n2x"));
+        assertThat(clean.problems()).isEmpty();
+        assertThat(clean.lost()).isZero();
+        assertThat(clean.diverged()).isEqualTo(2);
     }
 
     @Test
