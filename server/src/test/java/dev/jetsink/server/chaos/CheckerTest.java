@@ -22,13 +22,18 @@ class CheckerTest {
             body.getBytes(StandardCharsets.UTF_8));
     }
 
-    @Test
-    void lostDoubledAndForeignMessagesAreEachReported() throws Exception {
+    private static Ledger ackedOnTheJetStreamPath(String... tokens) {
         Ledger ledger = new Ledger();
-        for (String t : List.of("cx0n0x", "cx0n1x", "cx0n2x")) {
+        for (String t : tokens) {
             ledger.sent(t, Ledger.Route.JETSTREAM);
             ledger.acked(t);
         }
+        return ledger;
+    }
+
+    @Test
+    void lostDoubledAndForeignMessagesAreEachReported() throws Exception {
+        Ledger ledger = ackedOnTheJetStreamPath("cx0n0x", "cx0n1x", "cx0n2x");
         ledger.sent("cx0n3x", Ledger.Route.JETSTREAM);
         List<StoredMessage> stream = List.of(
             message(1, "a", "{\"Key\":\"photos/chaos/cx0n0x 1.jpg\"}"),
@@ -76,11 +81,7 @@ class CheckerTest {
 
     @Test
     void anEventOnlyADivergedReplicaHoldsIsCountedApartAndOneNoReplicaHoldsStaysLost() throws Exception {
-        Ledger ledger = new Ledger();
-        for (String t : List.of("cx0n0x", "cx0n1x", "cx0n2x")) {
-            ledger.sent(t, Ledger.Route.JETSTREAM);
-            ledger.acked(t);
-        }
+        Ledger ledger = ackedOnTheJetStreamPath("cx0n0x", "cx0n1x", "cx0n2x");
         List<StoredMessage> leader = List.of(message(1, "a", "{\"requestID\":\"cx0n0x\"}"));
 
         Checker.Result r = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x"));
