@@ -22,7 +22,7 @@ public final class CloudEventAttributes {
     /** The header prefix of an attribute in binary mode, on HTTP and on NATS. */
     public static final String HEADER_PREFIX = "ce-";
     /** The only CloudEvents version jetsink reads and writes. */
-    public static final String SPEC_VERSION = "1.0";
+    public static final String CLOUDEVENTS_VERSION = "1.0";
     private static final int MAX_NAME_LENGTH = 20;
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 

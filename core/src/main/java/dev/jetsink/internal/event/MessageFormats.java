@@ -119,7 +119,7 @@ public final class MessageFormats {
     /** The derived attributes, with the sender's own over them. */
     static Map<String, String> attributes(TargetKind kind, ObjectNode data, OutboundEvent event) {
         Map<String, String> a = new LinkedHashMap<>();
-        a.put("specversion", CloudEventAttributes.SPEC_VERSION);
+        a.put("specversion", CloudEventAttributes.CLOUDEVENTS_VERSION);
         String digestId = HexFormat.of().formatHex(event.contentDigest());
         if (kind == TargetKind.NOTIFY) {
             String requestId = text(data, "responseElements", "x-amz-request-id");
@@ -151,7 +151,7 @@ public final class MessageFormats {
         }
         a.put("datacontenttype", DATA_CONTENT_TYPE);
         a.putAll(event.cloudEvent());
-        a.put("specversion", CloudEventAttributes.SPEC_VERSION);
+        a.put("specversion", CloudEventAttributes.CLOUDEVENTS_VERSION);
         return a;
     }
 

@@ -28,7 +28,7 @@ import org.eclipse.jetty.http.HttpFields;
 record IncomingCloudEvent(Map<String, String> attributes, byte[] body) {
     private static final String STRUCTURED = "application/cloudevents+json";
     private static final String BATCH = "application/cloudevents-batch+json";
-    private static final String SPEC_VERSION = "specversion";
+    private static final String VERSION_ATTRIBUTE = "specversion";
 
     /**
      * The body and attributes of a request.
@@ -43,7 +43,7 @@ record IncomingCloudEvent(Map<String, String> attributes, byte[] body) {
         if (contentType.equals(STRUCTURED)) {
             return structured(body);
         }
-        if (!headers.contains(CloudEventAttributes.HEADER_PREFIX + SPEC_VERSION)) {
+        if (!headers.contains(CloudEventAttributes.HEADER_PREFIX + VERSION_ATTRIBUTE)) {
             // not a CloudEvent: other ce- headers, if any, are not ours to judge
             return new IncomingCloudEvent(Map.of(), body);
         }
@@ -96,7 +96,7 @@ record IncomingCloudEvent(Map<String, String> attributes, byte[] body) {
             }
             attributes.put(name, v.asText());
         }
-        if (!attributes.containsKey(SPEC_VERSION)) {
+        if (!attributes.containsKey(VERSION_ATTRIBUTE)) {
             throw new MalformedEventException("structured CloudEvent without specversion");
         }
         try {
@@ -107,10 +107,10 @@ record IncomingCloudEvent(Map<String, String> attributes, byte[] body) {
     }
 
     private static IncomingCloudEvent checked(Map<String, String> attributes, byte[] body) throws MalformedEventException {
-        String version = attributes.get(SPEC_VERSION);
-        if (!CloudEventAttributes.SPEC_VERSION.equals(version)) {
+        String version = attributes.get(VERSION_ATTRIBUTE);
+        if (!CloudEventAttributes.CLOUDEVENTS_VERSION.equals(version)) {
             throw new MalformedEventException("CloudEvents specversion " + quote(version) + " is not supported, only "
-                + CloudEventAttributes.SPEC_VERSION);
+                + CloudEventAttributes.CLOUDEVENTS_VERSION);
         }
         try {
             CloudEventAttributes.toJson(attributes);
