@@ -1,14 +1,21 @@
 package dev.jetsink.testkit;
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * Finds the {@code nats-server} executable the fixtures start.
  *
- * <p>Order: the {@code NATS_SERVER_BIN} environment variable, then {@code PATH}, then
+ * <p>Order: the {@code NATS_SERVER_BIN} environment variable (which {@code bin/test} sets), then
+ * the newest server {@code bin/lib/ensure-nats-server.sh} fetched from Debian's packages into
+ * {@code ~/.cache/jetsink/nats-server/<version>/}, then {@code PATH}, then
  * {@code /usr/sbin/nats-server}. A missing binary is an error, never a reason to skip a test
  * (DESIGN.md "Test fixtures"): tests that silently skip prove nothing.
  */
@@ -33,6 +40,35 @@ public final class NatsBinary {
     }
 
     /**
+     * The version of the binary {@link #locate()} finds, read once from its {@code --version}.
+     *
+     * @throws IllegalStateException if there is no binary or it does not say its version
+     */
+    public static NatsVersion version() {
+        if (version == null) {
+            version = version(locate());
+        }
+        return version;
+    }
+
+    private static volatile NatsVersion version;
+
+    /** The version a {@code nats-server} binary reports with {@code --version}. */
+    public static NatsVersion version(Path binary) {
+        try {
+            Process p = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            p.waitFor();
+            return NatsVersion.parse(out);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + binary + " --version: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted running " + binary + " --version", e);
+        }
+    }
+
+    /**
      * Locates the binary using the given environment and fallback path, so tests can point the
      * search at places that do not exist without editing the real environment.
      *
@@ -50,6 +86,10 @@ public final class NatsBinary {
             throw new IllegalStateException(ENV + "=" + explicit + " is not an executable file; "
                     + hint());
         }
+        Optional<Path> cached = cacheDir(env).flatMap(NatsBinary::newestCached);
+        if (cached.isPresent()) {
+            return cached.get();
+        }
         for (String dir : env.getOrDefault("PATH", "").split(File.pathSeparator)) {
             if (dir.isBlank()) {
                 continue;
@@ -66,7 +106,33 @@ public final class NatsBinary {
                 + ", PATH and " + fallback + "); " + hint());
     }
 
+    /** Where {@code bin/lib/ensure-nats-server.sh} keeps the servers it fetched. */
+    static Optional<Path> cacheDir(Map<String, String> env) {
+        String xdg = env.getOrDefault("XDG_CACHE_HOME", "");
+        String home = env.getOrDefault("HOME", "");
+        if (xdg.isBlank() && home.isBlank()) {
+            return Optional.empty();
+        }
+        Path base = xdg.isBlank() ? Path.of(home, ".cache") : Path.of(xdg);
+        return Optional.of(base.resolve("jetsink").resolve("nats-server"));
+    }
+
+    /** The newest {@code <version>/nats-server} under {@code dir}, by version. */
+    static Optional<Path> newestCached(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> versions = Files.list(dir)) {
+            return versions.filter(d -> NatsVersion.tryParse(d.getFileName().toString()).isPresent())
+                    .map(d -> d.resolve("nats-server"))
+                    .filter(b -> Files.isExecutable(b) && Files.isRegularFile(b))
+                    .max(Comparator.comparing(b -> NatsVersion.parse(b.getParent().getFileName().toString())));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
     private static String hint() {
-        return "run bin/test, which installs it, or apt-get install nats-server";
+        return "run bin/test, which fetches a current one from Debian's packages, or set " + ENV;
     }
 }

@@ -15,13 +15,17 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NatsServerTest {
 
@@ -116,7 +120,38 @@ class NatsServerTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("nats-server not found")
                 .hasMessageContaining("bin/test")
-                .hasMessageContaining("apt-get install nats-server");
+                .hasMessageContaining(NatsBinary.ENV);
+    }
+
+    @Test
+    void theNewestServerFetchedIntoTheCacheComesBeforePath(@TempDir Path home) throws Exception {
+        Path cache = home.resolve(".cache/jetsink/nats-server");
+        for (String v : List.of("2.9.10", "2.15.1", "2.10.27")) {
+            Path bin = Files.createDirectories(cache.resolve(v)).resolve("nats-server");
+            Files.writeString(bin, "#!/bin/sh\necho nats-server: v" + v + "\n");
+            Files.setPosixFilePermissions(bin, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        Files.createDirectories(cache.resolve("not-a-version"));
+        Path found = NatsBinary.locate(Map.of("HOME", home.toString(), "PATH", "/usr/sbin"), NatsBinary.DEBIAN_PATH);
+        assertThat(found).isEqualTo(cache.resolve("2.15.1/nats-server"));
+        assertThat(NatsBinary.version(found)).isEqualTo(new NatsVersion(2, 15, 1));
+        Path xdg = NatsBinary.locate(Map.of("HOME", "/nonexistent", "XDG_CACHE_HOME", home.resolve(".cache").toString()),
+                Path.of("/nonexistent/nats-server"));
+        assertThat(xdg).isEqualTo(found);
+    }
+
+    @Test
+    void versionsCompareByNumberNotByText() {
+        assertThat(NatsVersion.parse("nats-server: v2.10.27")).isEqualTo(new NatsVersion(2, 10, 27));
+        assertThat(NatsVersion.parse("2.10.27").compareTo(NatsVersion.parse("2.9.10"))).isPositive();
+        assertThat(NatsVersion.parse("2.11.0").atLeast("2.11.0")).isTrue();
+        assertThat(NatsVersion.parse("2.10.27").atLeast("2.11.0")).isFalse();
+        assertThat(NatsVersion.tryParse("nats-server")).isEmpty();
+    }
+
+    @Test
+    void theLocatedServerReportsItsVersion() {
+        assertThat(NatsBinary.version().major()).isEqualTo(2);
     }
 
     @Test

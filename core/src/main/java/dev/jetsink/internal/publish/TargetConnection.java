@@ -2,18 +2,22 @@ package dev.jetsink.internal.publish;
 
 import dev.jetsink.internal.nats.ConnectFailedException;
 import dev.jetsink.internal.nats.ConnectionFactory;
+import dev.jetsink.internal.nats.ServerVersion;
 import dev.jetsink.internal.nats.TlsMaterialStamp;
 import dev.jetsink.internal.time.Deadline;
 import io.nats.client.Connection;
 import io.nats.client.ConnectionListener;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A target's one NATS connection: made on demand within an attempt's deadline, kept while jnats
  * reconnects on its own, dropped when closed or when the TLS files change on disk.
  */
 public final class TargetConnection implements ConnectionListener, AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(TargetConnection.class);
 
     /** What the target does on connection events (reset the verdict, wake the probe, fail in-flight). */
     public interface Hooks {
@@ -33,6 +37,8 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
     private boolean closed;
     /** Why the last attempt to connect failed; cleared by the next success. */
     private volatile String lastConnectFailure;
+    /** The server version last logged, so a reconnect to the same version says nothing. */
+    private volatile String loggedVersion = "";
 
     /** @param factoryFor builds the factory given the listener this connection installs */
     public TargetConnection(Function<ConnectionListener, ConnectionFactory> factoryFor, Hooks events) {
@@ -73,6 +79,7 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
                 connection = made;
                 stamp = before;
             }
+            logServerVersion(made);
             events.connected(false);
             return made;
         }
@@ -123,7 +130,10 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
     @Override
     public void connectionEvent(Connection conn, ConnectionListener.Events type, Long time, String uriDetails) {
         switch (type) {
-            case RECONNECTED -> events.connected(true);
+            case RECONNECTED -> {
+                logServerVersion(conn);
+                events.connected(true);
+            }
             case DISCONNECTED -> events.disconnected();
             case CLOSED -> {
                 synchronized (this) {
@@ -136,6 +146,20 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
             default -> {
             }
         }
+    }
+
+    /** Names the server version once per change, and warns when it is older than jetsink is tested with. */
+    private void logServerVersion(Connection c) {
+        var info = c.getServerInfo();
+        String version = info == null ? "" : String.valueOf(info.getVersion());
+        if (info == null || version.equals(loggedVersion)) {
+            return;
+        }
+        loggedVersion = version;
+        String name = c.getOptions().getConnectionName();
+        log.info("connected to nats-server {} connection=\"{}\" server={} jetstream={}", version, name,
+                info.getServerName(), info.isJetStreamAvailable());
+        ServerVersion.warning(info).ifPresent(w -> log.warn("{} connection=\"{}\"", w, name));
     }
 
     @Override

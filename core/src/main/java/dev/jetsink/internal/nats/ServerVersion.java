@@ -1,0 +1,33 @@
+package dev.jetsink.internal.nats;
+
+import io.nats.client.api.ServerInfo;
+import java.util.Optional;
+
+/**
+ * What jetsink says about the nats-server version a connection reached, read from the server's
+ * {@code INFO}. jetsink is proven against Debian's current nats-server and, in a compatibility pass,
+ * against {@value #OLDEST_TESTED}; an older server is one nothing here has run against, so the
+ * operator is warned (DESIGN.md "Server versions").
+ */
+public final class ServerVersion {
+
+    /** The oldest nats-server the test suite's compatibility pass runs against. */
+    public static final String OLDEST_TESTED = "2.9.10";
+
+    private ServerVersion() {
+    }
+
+    /** The warning for a server older than {@link #OLDEST_TESTED}, or empty when it is as old or newer. */
+    public static Optional<String> warning(ServerInfo info) {
+        String version = info.getVersion();
+        if (version == null || version.isBlank()) {
+            return Optional.of("the NATS server did not say its version; jetsink is tested with nats-server "
+                    + OLDEST_TESTED + " and newer");
+        }
+        if (info.isOlderThanVersion(OLDEST_TESTED)) {
+            return Optional.of("nats-server " + version + " is older than " + OLDEST_TESTED
+                    + ", the oldest jetsink is tested with; upgrade the server (see OPERATIONS, supported servers)");
+        }
+        return Optional.empty();
+    }
+}

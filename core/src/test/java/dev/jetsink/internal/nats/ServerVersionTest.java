@@ -1,0 +1,32 @@
+package dev.jetsink.internal.nats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.nats.client.api.ServerInfo;
+import org.junit.jupiter.api.Test;
+
+class ServerVersionTest {
+
+    private static ServerInfo info(String version) {
+        return new ServerInfo("INFO {\"server_id\":\"X\",\"version\":\"" + version + "\",\"go\":\"go1.24\"}");
+    }
+
+    @Test
+    void aServerOlderThanTheOldestTestedIsWarnedAbout() {
+        assertThat(ServerVersion.warning(info("2.9.9"))).hasValueSatisfying(w -> assertThat(w)
+                .contains("2.9.9").contains("older than " + ServerVersion.OLDEST_TESTED));
+        assertThat(ServerVersion.warning(info("2.2.6"))).isPresent();
+    }
+
+    @Test
+    void theOldestTestedAndNewerAreNot() {
+        assertThat(ServerVersion.warning(info(ServerVersion.OLDEST_TESTED))).isEmpty();
+        assertThat(ServerVersion.warning(info("2.10.27"))).isEmpty();
+        assertThat(ServerVersion.warning(info("2.15.1"))).isEmpty();
+    }
+
+    @Test
+    void aServerThatDoesNotSayItsVersionIsWarnedAbout() {
+        assertThat(ServerVersion.warning(new ServerInfo("INFO {\"server_id\":\"X\"}"))).isPresent();
+    }
+}
