@@ -38,7 +38,7 @@ public final class OutcomeClassifier {
 
     /** JetStream codes retried on the normal schedule. 2.11+ codes are kept for newer servers. */
     static final Set<Integer> TRANSIENT_CODES = Set.of(10008, 10009, 10023, 10028, 10039, 10047, 10063,
-            10076, 10077, 10118, 10158, 10163, 10167, 10194, 10202);
+            10076, 10077, 10118, 10163, 10167, 10194, 10202);
 
     private static final String TIMEOUT_TEXT = "Timeout or no response";
     private static final String PUBLISH_STATUS_PREFIX = "Error Publishing: ";
@@ -60,6 +60,9 @@ public final class OutcomeClassifier {
             Row.permanentRow("10070 wrong last msg id", apiCode(10070), Cause.WRONG_LAST_MSG_ID),
             Row.permanentRow("10071 / 10164 wrong last sequence", apiCode(10071, 10164), Cause.WRONG_LAST_SEQUENCE),
             Row.transientRow("10002 / 10120 account limits", apiCode(10002, 10120), Cause.ACCOUNT_LIMITS),
+            // 2.11+: a publish of a msg id whose first publish the stream is still storing (jetsink's
+            // retry after an ack timeout); the answer to the first one decides, so only this entry waits
+            Row.transientRow("10158 duplicate msg id in process", apiCode(10158), Cause.SERVER_ERROR).onlyThisEntry(),
             Row.transientRow("listed transient codes", e -> e.apiCode().isPresent()
                     && TRANSIENT_CODES.contains(e.apiCode().getAsInt()), Cause.SERVER_ERROR),
             Row.transientRow("any status >= 500", e -> e.error() instanceof JetStreamApiException
@@ -148,11 +151,23 @@ public final class OutcomeClassifier {
     /**
      * The ack check (DESIGN.md "Stream validation and verdict"): a PubAck is success only if it
      * names the configured stream (a duplicate ack is success too). Returns the unexpected-stream
-     * outcome otherwise.
+     * outcome otherwise. A duplicate ack with sequence 0 is no proof of storage: nats-server 2.10.14
+     * to 2.10.29 answer so while the id's first publish is still in flight, and go on answering so
+     * when a leader change dropped it (DESIGN.md "Server versions"). It is transient for this entry
+     * alone, which is published again until an ack names a sequence.
      */
     public Optional<Outcome> checkAck(PublishAck ack) {
-        return checkAckStream(Optional.ofNullable(ack.getStream()).orElse("(none)"));
+        Optional<Outcome> mismatch = checkAckStream(Optional.ofNullable(ack.getStream()).orElse("(none)"));
+        if (mismatch.isEmpty() && ack.isDuplicate() && ack.getSeqno() <= 0) {
+            return Optional.of(DUPLICATE_WITHOUT_SEQUENCE);
+        }
+        return mismatch;
     }
+
+    /** What {@link #checkAck} makes of a duplicate ack with sequence 0. */
+    static final Outcome DUPLICATE_WITHOUT_SEQUENCE = new Outcome(Family.TRANSIENT, Cause.SERVER_ERROR,
+            Cause.SERVER_ERROR.label() + ": duplicate ack with sequence 0 (the first publish of this msg id may not"
+                + " be stored; published again)", false, false, true, OptionalInt.empty(), OptionalInt.empty());
 
     /** {@link #checkAck(PublishAck)} given only the stream the ack names. */
     public Optional<Outcome> checkAckStream(String ackStream) {

@@ -13,6 +13,11 @@ public final class ServerVersion {
 
     /** The oldest nats-server the test suite's compatibility pass runs against. */
     public static final String OLDEST_TESTED = "2.9.10";
+    /**
+     * The first release with the fixes for replicas that diverge after a leader change and lose
+     * acknowledged messages (nats-server #6485 in 2.11.0, #7209 in 2.11.9 and 2.12.0).
+     */
+    public static final String REPLICATION_FIXED = "2.11.9";
 
     private ServerVersion() {
     }
@@ -26,7 +31,13 @@ public final class ServerVersion {
         }
         if (info.isOlderThanVersion(OLDEST_TESTED)) {
             return Optional.of("nats-server " + version + " is older than " + OLDEST_TESTED
-                    + ", the oldest jetsink is tested with; upgrade the server (see OPERATIONS, supported servers)");
+                    + ", the oldest jetsink is tested with; upgrade the server (OPERATIONS, \"Which nats-server\")");
+        }
+        if (info.isOlderThanVersion(REPLICATION_FIXED)) {
+            return Optional.of("nats-server " + version + " predates the fixes (" + REPLICATION_FIXED + ") for replicated"
+                    + " streams that lose acknowledged messages after a leader change; jetsink works with it, but"
+                    + " an R3 stream's acknowledgement is only as good as the server: upgrade"
+                    + " (OPERATIONS, \"Which nats-server\")");
         }
         return Optional.empty();
     }

@@ -1,5 +1,6 @@
 package dev.jetsink.internal.nats;
 
+import io.nats.client.api.PersistMode;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import io.nats.client.api.StreamInfo;
@@ -20,9 +21,14 @@ import java.util.Objects;
  * @param replicas          replica count
  * @param storage           file or memory storage
  * @param maxMessageSize    the stream's max message size in bytes, -1 when unlimited
+ * @param counter           {@code allow_msg_counter} (nats-server 2.12+): the stream refuses every
+ *                          publish that is not a counter increment
+ * @param persistAsync      {@code persist_mode: async} (nats-server 2.12+, R1 file streams): the
+ *                          server acknowledges a publish before it has written it
  */
 public record StreamFacts(String name, List<String> subjects, boolean noAck, boolean sealed, boolean mirror,
-                          Duration duplicateWindow, int replicas, Storage storage, long maxMessageSize) {
+                          Duration duplicateWindow, int replicas, Storage storage, long maxMessageSize,
+                          boolean counter, boolean persistAsync) {
 
     /** Storage type of a stream. */
     public enum Storage { FILE, MEMORY }
@@ -34,6 +40,12 @@ public record StreamFacts(String name, List<String> subjects, boolean noAck, boo
         Objects.requireNonNull(storage, "storage");
     }
 
+    /** Facts of a stream with neither of the 2.12 settings ({@code counter}, {@code persistAsync}). */
+    public StreamFacts(String name, List<String> subjects, boolean noAck, boolean sealed, boolean mirror,
+                       Duration duplicateWindow, int replicas, Storage storage, long maxMessageSize) {
+        this(name, subjects, noAck, sealed, mirror, duplicateWindow, replicas, storage, maxMessageSize, false, false);
+    }
+
     /** The facts of a stream-info answer. */
     public static StreamFacts from(StreamInfo info) {
         StreamConfiguration config = info.getConfiguration();
@@ -41,6 +53,7 @@ public record StreamFacts(String name, List<String> subjects, boolean noAck, boo
         List<String> subjects = config.getSubjects() == null ? List.of() : config.getSubjects();
         Storage storage = config.getStorageType() == StorageType.Memory ? Storage.MEMORY : Storage.FILE;
         return new StreamFacts(config.getName(), subjects, config.getNoAck(), config.getSealed(),
-                config.getMirror() != null, window, config.getReplicas(), storage, config.getMaxMsgSize());
+                config.getMirror() != null, window, config.getReplicas(), storage, config.getMaxMsgSize(),
+                config.getAllowMessageCounter(), config.getPersistMode() == PersistMode.Async);
     }
 }

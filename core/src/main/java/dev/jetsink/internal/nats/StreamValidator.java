@@ -46,6 +46,10 @@ public final class StreamValidator {
         if (facts.mirror()) {
             problems.add(new Problem(Cause.MIRROR, "stream " + stream + " is a mirror and accepts no publishes"));
         }
+        if (facts.counter()) {
+            problems.add(new Problem(Cause.COUNTER, "stream " + stream + " is a counter stream (allow_msg_counter)"
+                    + " and refuses every publish that is not a counter increment"));
+        }
         if (!templated()) {
             if (facts.subjects().stream().noneMatch(filter -> SubjectMatcher.captures(filter, subject))) {
                 problems.add(new Problem(Cause.SUBJECT_NOT_CAPTURED, "stream " + stream + " does not capture subject "
@@ -113,6 +117,11 @@ public final class StreamValidator {
         }
         if (facts.storage() == StreamFacts.Storage.MEMORY) {
             advice.add("stream " + stream + " uses memory storage; a server restart loses stored events");
+        }
+        if (facts.persistAsync()) {
+            advice.add("stream " + stream + " has persist_mode async: the server acknowledges a publish before"
+                    + " writing it, so a crash of the server can lose events jetsink has already removed from its"
+                    + " queue; use the default persist mode");
         }
         return advice;
     }

@@ -12,7 +12,7 @@ public sealed interface ValidationResult permits ValidationResult.Passed, Valida
 
     /** Why a validation failed. */
     enum Cause {
-        STREAM_NOT_FOUND, UNREACHABLE, MIRROR, SUBJECT_NOT_CAPTURED, NO_ACK, SEALED, DUPLICATE_WINDOW_TOO_SMALL
+        STREAM_NOT_FOUND, UNREACHABLE, MIRROR, COUNTER, SUBJECT_NOT_CAPTURED, NO_ACK, SEALED, DUPLICATE_WINDOW_TOO_SMALL
     }
 
     /** One failed requirement and the operator-facing message that names it. */

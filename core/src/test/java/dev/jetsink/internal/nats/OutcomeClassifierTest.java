@@ -98,6 +98,9 @@ class OutcomeClassifierTest {
                         api(503, -1), Cause.SERVER_ERROR, "server error code none status 503", TRANSIENT),
                 c("a rejection with no err_code below 500 is transient", "no err_code", JETSTREAM, api(400, -1),
                         Cause.SERVER_ERROR, "server error code none status 400", TRANSIENT),
+                c("a msg id still being stored (2.11+) is transient for that entry alone",
+                        "10158 duplicate msg id in process", JETSTREAM, api(409, 10158), Cause.SERVER_ERROR,
+                        "server error code 10158 status 409", TRANSIENT, ENTRY),
                 c("an unknown JetStream code below 500 is transient", "any other JetStream API error", JETSTREAM,
                         api(400, 10999), Cause.SERVER_ERROR, "server error code 10999 status 400", TRANSIENT),
                 c("payload over max_payload on the JetStream path is permanent",
@@ -189,7 +192,7 @@ class OutcomeClassifierTest {
 
     @Test
     void everyListedTransientCodeIsTransientEvenBelowStatus500() {
-        for (int code : List.of(10008, 10009, 10023, 10028, 10039, 10047, 10063, 10076, 10077, 10118, 10158,
+        for (int code : List.of(10008, 10009, 10023, 10028, 10039, 10047, 10063, 10076, 10077, 10118,
                 10163, 10167, 10194, 10202)) {
             Outcome outcome = classifier(JETSTREAM).classify(api(400, code));
             assertThat(outcome.family()).as("code %d", code).isEqualTo(Family.TRANSIENT);
@@ -224,6 +227,21 @@ class OutcomeClassifierTest {
         PublishAck ack = ack("{\"stream\":\"RUSTFS_EVENTS\",\"seq\":7,\"duplicate\":true}");
         assertThat(ack.isDuplicate()).isTrue();
         assertThat(classifier(JETSTREAM).checkAck(ack)).isEmpty();
+    }
+
+    @Test
+    void aDuplicateAckWithSequenceZeroIsNoProofOfStorageAndOnlyItsEntryWaits() throws Exception {
+        // nats-server 2.10.14-2.10.29 answer so while the id's first publish is in flight, and keep
+        // answering so if a leader change dropped that publish; jnats passes such an ack on
+        PublishAck ack = ack("{\"stream\":\"RUSTFS_EVENTS\",\"seq\":0,\"duplicate\":true}");
+        Outcome outcome = classifier(JETSTREAM).checkAck(ack).orElseThrow();
+        assertThat(outcome.family()).isEqualTo(Family.TRANSIENT);
+        assertThat(outcome.cause()).isEqualTo(Cause.SERVER_ERROR);
+        assertThat(outcome.entrySpecific()).as("the target stays healthy; only this entry waits").isTrue();
+        assertThat(outcome.resetsVerdict()).isFalse();
+        assertThat(outcome.detail()).contains("duplicate ack with sequence 0");
+        assertThat(classifier(JETSTREAM).checkAck(ack("{\"stream\":\"OTHER\",\"seq\":0,\"duplicate\":true}"))
+            .orElseThrow().unexpectedStream()).as("another stream's ack stays an unexpected stream").isTrue();
     }
 
     @Test

@@ -19,9 +19,17 @@ class ServerVersionTest {
     }
 
     @Test
-    void theOldestTestedAndNewerAreNot() {
-        assertThat(ServerVersion.warning(info(ServerVersion.OLDEST_TESTED))).isEmpty();
-        assertThat(ServerVersion.warning(info("2.10.27"))).isEmpty();
+    void aServerBeforeTheReplicationFixesIsWarnedAboutItsAcknowledgements() {
+        for (String v : new String[] {ServerVersion.OLDEST_TESTED, "2.10.27", "2.11.8"}) {
+            assertThat(ServerVersion.warning(info(v))).as(v).hasValueSatisfying(w -> assertThat(w)
+                    .contains(v).contains("lose acknowledged messages after a leader change"));
+        }
+    }
+
+    @Test
+    void aCurrentServerIsNot() {
+        assertThat(ServerVersion.warning(info(ServerVersion.REPLICATION_FIXED))).isEmpty();
+        assertThat(ServerVersion.warning(info("2.12.0"))).isEmpty();
         assertThat(ServerVersion.warning(info("2.15.1"))).isEmpty();
     }
 

@@ -55,6 +55,21 @@ class StreamValidatorTest {
     }
 
     @Test
+    void aCounterStreamFailsValidationItRefusesOrdinaryPublishes() {
+        Failed failed = (Failed) at30.validate(new StreamFacts(STREAM, List.of(SUBJECT), false, false, false,
+                Duration.ofSeconds(300), 3, Storage.FILE, -1, true, false));
+        assertThat(failed.problems()).extracting(ValidationResult.Problem::cause).containsExactly(Cause.COUNTER);
+        assertThat(failed.message()).contains("allow_msg_counter");
+    }
+
+    @Test
+    void anAsynchronousPersistModePassesWithAdviceTheAckComesBeforeTheWrite() {
+        Passed passed = (Passed) at30.validate(new StreamFacts(STREAM, List.of(SUBJECT), false, false, false,
+                Duration.ofSeconds(300), 1, Storage.FILE, -1, false, true));
+        assertThat(passed.advice()).anyMatch(a -> a.contains("persist_mode async"));
+    }
+
+    @Test
     void sealedStreamFailsValidation() {
         Failed failed = (Failed) at30.validate(new StreamFacts(STREAM, List.of(SUBJECT), false, true, false,
                 Duration.ofSeconds(300), 3, Storage.FILE, -1));

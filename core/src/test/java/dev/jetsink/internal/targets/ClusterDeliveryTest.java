@@ -30,6 +30,7 @@ import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * DESIGN.md "Stream validation and verdict"): losing the stream leader while events flow loses
  * nothing and stores every entry once (DESIGN.md "Msg ids").
  */
+@Tag("broker")
 class ClusterDeliveryTest {
 
     private static final int EVENTS = 3000;

@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * replay delivers every record once with its original msg id and empties the store; a replay while
  * the stream is still broken brings the records back with their replay count raised.
  */
+@Tag("broker")
 class FailedReplayTest {
 
     private static final int EVENTS = 20;

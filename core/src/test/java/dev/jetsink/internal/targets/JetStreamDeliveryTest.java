@@ -5,12 +5,14 @@ import dev.jetsink.testkit.StoredMessage;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The JetStream path end to end against a real nats-server, for notify and audit alike. */
+@Tag("broker")
 class JetStreamDeliveryTest {
 
     @ParameterizedTest

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * DESIGN.md "Stream validation and verdict"), against a real nats-server, for notify and audit
  * alike.
  */
+@Tag("broker")
 class StreamChangeTest {
 
     private static final String CAPTURING = "CAPTURE";

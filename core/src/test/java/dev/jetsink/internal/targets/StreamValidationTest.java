@@ -11,6 +11,7 @@ import dev.jetsink.testkit.Streams;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stream that fails one keeps every entry queued (nothing published, nothing in the failed store)
  * with an error naming the cause, and the entries deliver once the operator repairs the stream.
  */
+@Tag("broker")
 class StreamValidationTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(274);

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -40,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What reaches the failed-events store and what never does (DESIGN.md "Classification",
  * "Failed-events store"), against a real nats-server, for notify and audit alike.
  */
+@Tag("broker")
 class TerminalOutcomeTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -41,6 +41,13 @@ public final class StreamPlanReport {
             out.println("  note: with " + plan.replicas() + " replica(s) an acknowledged event survives a clean restart"
                 + " but not the loss of the node holding it; use 3 or more on a cluster");
         }
+        if (plan.replicas() == 1) {
+            out.println("  note: an R1 stream acknowledges a publish before nats-server has fsynced it (the server's"
+                + " sync_interval, 2 min by default), and jetsink removes the event from its queue on that"
+                + " acknowledgement: a power loss of the server's host can drop it. Set"
+                + " `jetstream { sync_interval: always }` in the server's configuration, or use 3 replicas"
+                + " (OPERATIONS, \"The broker's own durability\")");
+        }
         out.println();
         out.println("target settings (notify shown; audit uses RUSTFS_AUDIT_NATS_)");
         setting(out, ConfigKey.JETSTREAM_ENABLE, "on");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jetsink.Jetsink;
 import dev.jetsink.Sink;
 import dev.jetsink.event.S3EventRecord;
+import dev.jetsink.internal.nats.ServerVersion;
 import dev.jetsink.testkit.NatsBinary;
 import dev.jetsink.testkit.NatsVersion;
 import dev.jetsink.testkit.StoredMessage;
@@ -42,9 +43,10 @@ class ChaosCampaignIT {
 
     /**
      * The first nats-server release with the fixes for replicas that diverge after a stalled leader
-     * (RELIABILITY.md finding 3); from it on the checker is strict.
+     * (RELIABILITY.md finding 3: nats-server #6485 in 2.11.0, #7209 in 2.11.9 and 2.12.0); from it
+     * on the checker is strict.
      */
-    static final String DIVERGENCE_FIXED_IN = "2.11.0";
+    static final String DIVERGENCE_FIXED_IN = ServerVersion.REPLICATION_FIXED;
     private static final long SENDER_PAUSE_MS = 100;
     private static final Duration FINISH = Duration.ofSeconds(120);
     private static final Duration DRAIN = Duration.ofSeconds(240);

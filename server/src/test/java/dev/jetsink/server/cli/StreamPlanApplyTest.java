@@ -19,11 +19,13 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** {@code stream-plan --apply} and the printed config against a real nats-server. */
+@Tag("broker")
 class StreamPlanApplyTest {
     private static NatsServer nats;
     private static Connection conn;

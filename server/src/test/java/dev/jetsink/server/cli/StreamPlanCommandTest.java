@@ -100,6 +100,14 @@ class StreamPlanCommandTest {
     }
 
     @Test
+    void anR1PlanSaysHowToMakeTheBrokersAcknowledgementSurviveAPowerLoss() {
+        assertThat(CliRun.of("stream-plan", "--replicas", "1").out)
+            .contains("before nats-server has fsynced it").contains("sync_interval: always");
+        assertThat(CliRun.of("stream-plan", "--replicas", "2").out).doesNotContain("sync_interval");
+        assertThat(CliRun.of("stream-plan", "--replicas", "3").out).doesNotContain("sync_interval");
+    }
+
+    @Test
     void queueLimitSizingIsPeakRateTimesOutagePlusHeadroom() {
         CliRun run = CliRun.of("stream-plan", "--peak-rate", "50", "--outage-secs", "3600");
         assertThat(run.exitCode).as(run.toString()).isZero();

@@ -8,6 +8,7 @@ import dev.jetsink.testkit.StoredMessage;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,6 +18,7 @@ import static org.awaitility.Awaitility.await;
  * Content-derived {@code Nats-Msg-Id}s (issue #12) against a real nats-server: a store's re-send of
  * the same record is stored once; different records, bodies and targets are not confused.
  */
+@Tag("broker")
 class MsgIdDedupTest {
 
     @Test
