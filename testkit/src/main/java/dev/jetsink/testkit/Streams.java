@@ -37,6 +37,10 @@ public final class Streams {
 
     /** How long {@link #readAll} waits for a message before it gives up. */
     public static final Duration READ_IDLE_TIMEOUT = Duration.ofSeconds(10);
+    /** How long {@link #state} and {@link #readAll} wait for a stream that does not answer yet. */
+    public static final Duration SETTLE = Duration.ofSeconds(30);
+    /** jnats' text for a request nobody answered in time. */
+    private static final String NO_ANSWER = "Timeout or no response";
     /** JetStream's error code for a sequence that holds no message. */
     private static final int NO_MESSAGE_FOUND = 10037;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -78,7 +82,7 @@ public final class Streams {
 
     /** The stream's state now (message count, first and last sequence...). */
     public static StreamState state(Connection conn, String name) {
-        return call("stream info " + name, () -> jsm(conn).getStreamInfo(name).getStreamState());
+        return patiently("stream info " + name, () -> jsm(conn).getStreamInfo(name).getStreamState());
     }
 
     /**
@@ -90,6 +94,10 @@ public final class Streams {
      *     before everything present at the start was read
      */
     public static List<StoredMessage> readAll(Connection conn, String stream) {
+        return patiently("read stream " + stream, () -> readAllOnce(conn, stream));
+    }
+
+    private static List<StoredMessage> readAllOnce(Connection conn, String stream) throws IOException {
         StreamState state = state(conn, stream);
         long expected = state.getMsgCount();
         long lastSeq = state.getLastSequence();
@@ -113,7 +121,9 @@ public final class Streams {
                 }
             }
             return out;
-        } catch (IOException | JetStreamApiException | JetStreamStatusCheckedException e) {
+        } catch (IOException e) {
+            throw e;
+        } catch (JetStreamApiException | JetStreamStatusCheckedException e) {
             throw new IllegalStateException("cannot read stream " + stream + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -216,6 +226,36 @@ public final class Streams {
 
     private static JetStreamManagement jsm(Connection conn) throws IOException {
         return conn.jetStreamManagement();
+    }
+
+    /**
+     * {@link #call}, repeated while the server does not answer for up to {@link #SETTLE}: from
+     * nats-server 2.11 a stream leader elected after a restart answers requests only once it has
+     * applied its log, and until then a request gets no reply at all (2.9 answered at once).
+     */
+    private static <T> T patiently(String what, JsCall<T> call) {
+        long deadline = System.nanoTime() + SETTLE.toNanos();
+        while (true) {
+            try {
+                return call.run();
+            } catch (IOException e) {
+                if (!String.valueOf(e.getMessage()).startsWith(NO_ANSWER) || System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("cannot " + what + ": " + e.getMessage(), e);
+                }
+                pause();
+            } catch (JetStreamApiException e) {
+                throw new IllegalStateException("cannot " + what + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(250);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private static <T> T call(String what, JsCall<T> call) {
