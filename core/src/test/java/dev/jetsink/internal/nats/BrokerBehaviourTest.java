@@ -436,7 +436,7 @@ class BrokerBehaviourTest {
     }
 
     @Test
-    void asyncPersistModeIsAnR1OptionValidationDoesNotSeeYet() throws Exception {
+    void asyncPersistModeIsAnR1OptionThatValidationWarnsAbout() throws Exception {
         StreamInfo created = jsm.addStream(StreamConfiguration.builder().name("ASYNC").subjects("async")
                 .persistMode(PersistMode.Async).duplicateWindow(WINDOW).build());
         PublishAck ack = publish("async", options().expectedStream("ASYNC").build());
@@ -445,15 +445,36 @@ class BrokerBehaviourTest {
         assertThat(ack.getSeqno()).isEqualTo(1);
         if (VERSION.atLeast("2.12.0")) {
             // 2.12 added persist_mode: async, which acknowledges before the write is persisted (R1
-            // only; an R3 stream with it is refused with 10052). StreamFacts does not read the field,
-            // so such a stream passes with only the replica advice. Recorded as found in issue #38
-            // part 3, not yet decided; this assertion flips when validation learns the field.
+            // only; an R3 stream with it is refused with 10052): validation passes it with advice.
             assertThat(created.getConfiguration().getPersistMode()).isEqualTo(PersistMode.Async);
-            assertThat(result).isInstanceOfSatisfying(ValidationResult.Passed.class,
-                    p -> assertThat(p.advice()).singleElement().asString().contains("1 replica(s)"));
+            assertThat(result).isInstanceOfSatisfying(ValidationResult.Passed.class, p -> assertThat(p.advice())
+                    .anyMatch(a -> a.contains("persist_mode async")).anyMatch(a -> a.contains("1 replica(s)")));
         } else {
             // Older servers drop the field silently: the stream is an ordinary synchronous one.
             assertThat(created.getConfiguration().getPersistMode()).isNotEqualTo(PersistMode.Async);
+            assertThat(result).isInstanceOfSatisfying(ValidationResult.Passed.class, p -> assertThat(p.advice())
+                    .noneMatch(a -> a.contains("persist_mode")));
+        }
+    }
+
+    @Test
+    void aCounterStreamRefusesOrdinaryPublishesAndFailsValidation() throws Exception {
+        StreamInfo created = jsm.addStream(StreamConfiguration.builder().name("COUNTS").subjects("counts")
+                .allowMessageCounter(true).duplicateWindow(WINDOW).build());
+        ValidationResult result = validator("COUNTS", "counts").validate(facts("COUNTS"));
+        if (VERSION.atLeast("2.12.0")) {
+            // 2.12 counter streams take only counter increments: an event would be refused for ever
+            assertThat(created.getConfiguration().getAllowMessageCounter()).isTrue();
+            JetStreamApiException refused = org.junit.jupiter.api.Assertions.assertThrows(JetStreamApiException.class,
+                    () -> publish("counts", options().messageId("c1").expectedStream("COUNTS").build()));
+            assertThat(refused.getErrorCode()).isEqualTo(400);
+            assertThat(result).isInstanceOfSatisfying(ValidationResult.Failed.class,
+                    f -> assertThat(f.has(ValidationResult.Cause.COUNTER)).isTrue());
+        } else {
+            // Older servers drop the field silently and store the publish like any other
+            assertThat(created.getConfiguration().getAllowMessageCounter()).isFalse();
+            assertThat(publish("counts", options().messageId("c1").expectedStream("COUNTS").build()).getSeqno())
+                    .isEqualTo(1);
             assertThat(result.passed()).isTrue();
         }
     }
