@@ -9,9 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -213,6 +215,7 @@ public final class NatsServer implements AutoCloseable {
     }
 
     private void launch(OptionalInt fixedPort) {
+        announce(options.binary());
         try {
             Files.createDirectories(portsDir);
             clearPortsDir();
@@ -224,6 +227,15 @@ public final class NatsServer implements AutoCloseable {
             throw new UncheckedIOException("cannot start " + options.binary(), e);
         }
         port = awaitPort(fixedPort);
+    }
+
+    /** Binaries this JVM has started, each named once in the test output with its version. */
+    private static final Set<Path> ANNOUNCED = ConcurrentHashMap.newKeySet();
+
+    private static void announce(Path binary) {
+        if (ANNOUNCED.add(binary)) {
+            System.out.println("testkit: nats-server " + NatsBinary.version(binary) + " (" + binary + ")");
+        }
     }
 
     private List<String> command(OptionalInt fixedPort) {
