@@ -24,9 +24,6 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
         void closed();
 
         void tlsRotated();
-
-        /** An attempt to connect failed; the exception's text is free of secrets. */
-        void connectFailed(ConnectFailedException failure);
     }
 
     private final ConnectionFactory factory;
@@ -65,7 +62,6 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
             } catch (ConnectFailedException e) {
                 lastConnectFailure = "cannot connect to " + String.join(",", factory.settings().displayServers())
                     + ": " + e.getMessage();
-                events.connectFailed(e);
                 throw e;
             }
             lastConnectFailure = null;

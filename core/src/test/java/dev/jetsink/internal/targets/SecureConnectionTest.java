@@ -153,7 +153,8 @@ class SecureConnectionTest {
             TargetHealth health = t.health();
             assertThat(health.status()).isEqualTo(TargetHealth.Status.OFFLINE);
             assertThat(health.reason()).contains("the server refused the credentials");
-            assertThat(log.lines(Level.WARN, "authentication failed")).as("the operator's log line").isNotEmpty();
+            assertThat(log.lines(Level.ERROR, "NATS connection failed at init")).as("the operator's log line")
+                .singleElement().asString().contains("reason=AUTHENTICATION").contains("the server refused the credentials");
             List<String> shown = new java.util.ArrayList<>(log.at(Level.WARN));
             shown.addAll(log.at(Level.ERROR));
             shown.addAll(List.of(failed.outcome().detail(), health.reason(), t.connectFailure().orElse("")));
