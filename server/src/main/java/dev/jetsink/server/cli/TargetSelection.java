@@ -68,10 +68,10 @@ final class TargetSelection {
     }
 
     private static TargetKind parseKind(String text) {
-        return switch (text.toLowerCase(Locale.ROOT)) {
-            case "notify" -> TargetKind.NOTIFY;
-            case "audit" -> TargetKind.AUDIT;
-            default -> throw new IllegalArgumentException("--kind must be notify or audit, not " + text);
-        };
+        try {
+            return TargetKind.fromLabel(text.toLowerCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--kind must be notify or audit, not " + text);
+        }
     }
 }

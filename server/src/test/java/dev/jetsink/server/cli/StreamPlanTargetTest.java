@@ -151,6 +151,16 @@ class StreamPlanTargetTest {
         assertThat(run.err).contains("no enabled target secondary").contains("notify primary:nats");
     }
 
+    @Test
+    void aKindOtherThanNotifyOrAuditIsAUsageError() throws Exception {
+        Path config = configFile("127.0.0.1:4222", Map.of());
+
+        CliRun run = CliRun.of("stream-plan", "--target", "primary", "--kind", "webhook", "--config", config.toString());
+
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err).contains("--kind must be notify or audit, not webhook");
+    }
+
     private static Connection connect(ConnectionSettings settings) throws Exception {
         return ConnectionFactory.builder(settings).connectionName("stream-plan-target-test").build()
             .connect(Duration.ofSeconds(10));
