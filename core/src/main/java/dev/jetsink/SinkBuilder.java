@@ -35,7 +35,7 @@ import java.util.function.Function;
  * validator {@code jetsink check-config} uses and reports every problem at once, each named by the
  * setter ({@code queueLimit(...) must be at least 1: 0}) rather than the daemon's key. Keys given
  * through {@link Jetsink#notifyFromEnvironment} keep their names; a setter overrides such a key.
- * {@link #natsOptions} reaches what the setters do not (NKeys, auth handlers).
+ * {@link #natsOptions} reaches what the setters do not (other auth handlers, jnats tuning).
  *
  * @param <E> the event type of the sink
  */
@@ -186,6 +186,44 @@ public final class SinkBuilder<E> {
      */
     public SinkBuilder<E> credentialsFile(Path file) {
         settings.credentialsFile(absolute("credentialsFile", "file", file), by(ConfigKey.CREDENTIALS_FILE));
+        return this;
+    }
+
+    /**
+     * NKey authentication, for a server that lists the user's public key ({@code nkey: U...}):
+     * the file holds the user's seed ({@code SU...}) and nothing else. It is checked when the sink
+     * is built and read again for every new connection; the seed is never logged.
+     *
+     * @param file the seed file
+     * @return this builder
+     */
+    public SinkBuilder<E> nkeySeedFile(Path file) {
+        settings.nkeySeedFile(absolute("nkeySeedFile", "file", file), by(ConfigKey.NKEY_SEED_FILE));
+        return this;
+    }
+
+    /**
+     * The JetStream domain the stream lives in, e.g. the hub's domain when connecting to a leaf
+     * node that has no JetStream of its own. Every JetStream request (stream validation, publish
+     * acknowledgements) goes to {@code $JS.<domain>.API}.
+     *
+     * @param domain the domain, one token
+     * @return this builder
+     */
+    public SinkBuilder<E> jetStreamDomain(String domain) {
+        settings.jetStreamDomain(given("jetStreamDomain", "domain", domain), by(ConfigKey.JETSTREAM_DOMAIN));
+        return this;
+    }
+
+    /**
+     * The subject prefix of the JetStream API to use instead of {@code $JS.API}, e.g. an API
+     * imported from another account; excludes {@link #jetStreamDomain(String)}.
+     *
+     * @param prefix the prefix, e.g. {@code $JS.hub.API}
+     * @return this builder
+     */
+    public SinkBuilder<E> jetStreamApiPrefix(String prefix) {
+        settings.jetStreamApiPrefix(given("jetStreamApiPrefix", "prefix", prefix), by(ConfigKey.JETSTREAM_API_PREFIX));
         return this;
     }
 

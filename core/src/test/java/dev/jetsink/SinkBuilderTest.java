@@ -105,7 +105,7 @@ class SinkBuilderTest {
     @Test
     void twoAuthMethodsAreRefusedInSetterTerms() {
         assertThat(problems(valid().token("t").userPassword("u", "p"))).containsExactly(
-            "only one auth method may be set (userPassword(...), token(...) or credentialsFile(...))");
+            "only one auth method may be set (userPassword(...), token(...), credentialsFile(...) or nkeySeedFile(...))");
     }
 
     @Test

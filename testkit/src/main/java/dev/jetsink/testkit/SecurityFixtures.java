@@ -41,7 +41,8 @@ public final class SecurityFixtures {
     private static final String ROOT = "fixtures/";
     private static final List<String> TLS_FILES = List.of("ca.pem", "server-cert.pem", "server-key.pem",
             "wrong-host-cert.pem", "wrong-host-key.pem", "client-cert.pem", "client-key.pem");
-    private static final List<String> AUTH_FILES = List.of("nkey-user.seed", "nkey-user.pub", "operator.jwt",
+    private static final List<String> AUTH_FILES = List.of("nkey-user.seed", "nkey-user.pub", "nkey-stranger.seed",
+            "operator.jwt",
             "system-account.jwt", "account.jwt", "accounts.properties", "user.creds", "stranger.creds");
     /** nats-server's default TLS handshake timeout (0.5 s) is too short for a cold JVM on 2 shared cores. */
     private static final String TLS_HANDSHAKE_TIMEOUT_SECS = "5";
@@ -117,6 +118,11 @@ public final class SecurityFixtures {
     /** A file holding the user nkey seed ({@code SU...}) accepted by the {@link #nkey()} server. */
     public Path nkeySeedFile() {
         return authDir.resolve("nkey-user.seed");
+    }
+
+    /** A file holding a well-formed user seed that the {@link #nkey()} server does not list. */
+    public Path strangerNkeySeedFile() {
+        return authDir.resolve("nkey-stranger.seed");
     }
 
     /** The user nkey seed itself, for clients that take it in memory. */

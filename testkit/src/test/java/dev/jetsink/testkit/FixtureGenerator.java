@@ -48,6 +48,8 @@ public final class FixtureGenerator {
         NKey nkeyUser = NKey.createUser(random);
         write(out.resolve("nkey-user.seed"), new String(nkeyUser.getSeed()) + "\n");
         write(out.resolve("nkey-user.pub"), new String(nkeyUser.getPublicKey()) + "\n");
+        // a well-formed user seed no fixture server lists
+        write(out.resolve("nkey-stranger.seed"), new String(NKey.createUser(random).getSeed()) + "\n");
 
         NKey operator = NKey.createOperator(random);
         NKey system = NKey.createAccount(random);

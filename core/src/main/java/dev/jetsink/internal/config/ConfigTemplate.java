@@ -47,6 +47,8 @@ public final class ConfigTemplate {
             case PASSWORD -> "NATS password (secret, never logged)";
             case TOKEN -> "NATS token (secret, never logged)";
             case CREDENTIALS_FILE -> "NATS .creds file (JWT and NKey seed), absolute path";
+            case NKEY_SEED_FILE -> "file holding an NKey user seed (SU...) for a server's nkey users, absolute path;"
+                + " only one of USERNAME, TOKEN, CREDENTIALS_FILE, NKEY_SEED_FILE";
             case TLS_CA -> "PEM CA bundle to verify the NATS servers";
             case TLS_CLIENT_CERT -> "PEM client certificate for NATS servers that verify clients";
             case TLS_CLIENT_KEY -> "PEM key for TLS_CLIENT_CERT";
@@ -56,6 +58,10 @@ public final class ConfigTemplate {
             case JETSTREAM_ENABLE -> "publish to a JetStream stream and wait for its ack (else NATS Core)";
             case JETSTREAM_STREAM_NAME -> "the stream; it must exist (bin/jetsink stream-plan creates a valid one)";
             case JETSTREAM_ACK_TIMEOUT_SECS -> "seconds a publish waits for the stream's ack, 10 to 120";
+            case JETSTREAM_DOMAIN -> "JetStream domain to reach, e.g. the hub's when connecting to a leaf node"
+                + " (not with JETSTREAM_API_PREFIX)";
+            case JETSTREAM_API_PREFIX -> "JetStream API subject prefix, e.g. $JS.hub.API or an imported one"
+                + " (not with JETSTREAM_DOMAIN)";
             case COMMENT -> "free text shown by check-config and the admin API";
             case PUBLISH_WINDOW -> "publishes awaiting an ack at once, 1 to 4096";
             case MSG_ID -> "Nats-Msg-Id from the event's content (re-sends stored once) or random";

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param password         password for user/password auth
  * @param token            token auth
  * @param credentialsFile  NATS {@code .creds} file
+ * @param nkeySeedFile     file holding an NKey user seed ({@code SU...}), read when connecting
  * @param tlsCa            PEM CA bundle
  * @param tlsClientCert    PEM client certificate
  * @param tlsClientKey     PKCS#8 client key
@@ -29,6 +30,8 @@ import java.util.Optional;
  * @param jetstreamEnabled whether the JetStream path is on (DESIGN.md "Delivery")
  * @param streamName       stream to publish to; present whenever {@code jetstreamEnabled}
  * @param ackTimeout       per-attempt deadline, 10..120 s
+ * @param jetStreamDomain  JetStream domain every JetStream request goes to (leaf-node deployments)
+ * @param jetStreamApiPrefix JetStream API subject prefix, instead of a domain (imported APIs)
  * @param comment          free text
  * @param publishWindow    JetStream publishes in flight, 1..4096
  * @param msgIdMode        content-derived (default) or random {@code Nats-Msg-Id}s
@@ -43,6 +46,7 @@ public record TargetConfig(
     Optional<Secret> password,
     Optional<Secret> token,
     Optional<Path> credentialsFile,
+    Optional<Path> nkeySeedFile,
     Optional<Path> tlsCa,
     Optional<Path> tlsClientCert,
     Optional<Path> tlsClientKey,
@@ -52,6 +56,8 @@ public record TargetConfig(
     boolean jetstreamEnabled,
     Optional<String> streamName,
     Duration ackTimeout,
+    Optional<String> jetStreamDomain,
+    Optional<String> jetStreamApiPrefix,
     Optional<String> comment,
     int publishWindow,
     MsgIdMode msgIdMode,
@@ -70,6 +76,9 @@ public record TargetConfig(
         Objects.requireNonNull(format, "format");
         if (format == PayloadFormat.AWS && kind != TargetKind.NOTIFY) {
             throw new IllegalArgumentException("the aws format is for notify targets");
+        }
+        if (jetStreamDomain.isPresent() && jetStreamApiPrefix.isPresent()) {
+            throw new IllegalArgumentException("a JetStream domain and an API prefix exclude each other");
         }
         if (jetstreamEnabled && (streamName.isEmpty() || queueDir.isEmpty())) {
             throw new IllegalArgumentException("the JetStream path needs a stream name and a queue dir");

@@ -116,9 +116,9 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
             case ENABLE, TLS_REQUIRED, JETSTREAM_ENABLE -> BooleanValue.parse(v)
                 .orElseThrow(() -> new Unreadable(BooleanValue.invalid(key.keyName(), v)));
             case ADDRESS -> Arrays.stream(v.split(",", -1)).map(String::trim).toList();
-            case SUBJECT, USERNAME, JETSTREAM_STREAM_NAME, COMMENT -> v;
+            case SUBJECT, USERNAME, JETSTREAM_STREAM_NAME, JETSTREAM_DOMAIN, JETSTREAM_API_PREFIX, COMMENT -> v;
             case PASSWORD, TOKEN -> new Secret(v);
-            case CREDENTIALS_FILE, TLS_CA, TLS_CLIENT_CERT, TLS_CLIENT_KEY, QUEUE_DIR -> {
+            case CREDENTIALS_FILE, NKEY_SEED_FILE, TLS_CA, TLS_CLIENT_CERT, TLS_CLIENT_KEY, QUEUE_DIR -> {
                 try {
                     yield Path.of(v);
                 } catch (InvalidPathException e) {

@@ -27,6 +27,7 @@ import java.util.function.Function;
  * @param password        password for user/password auth
  * @param token           token auth
  * @param credentialsFile NATS {@code .creds} file
+ * @param nkeySeedFile    file holding an NKey user seed
  * @param tlsCa           PEM CA bundle
  * @param tlsClientCert   PEM client certificate
  * @param tlsClientKey    PKCS#8 client key
@@ -36,6 +37,8 @@ import java.util.function.Function;
  * @param jetStream       whether the JetStream path is on
  * @param streamName      stream to publish to
  * @param ackTimeout      per-attempt deadline
+ * @param jetStreamDomain JetStream domain to reach the stream in
+ * @param jetStreamApiPrefix JetStream API subject prefix, instead of a domain
  * @param comment         free text
  * @param publishWindow   JetStream publishes in flight
  * @param msgIds          how msg ids are made
@@ -46,10 +49,10 @@ public record TargetSettings(
     TargetKind kind, String id, boolean enabled,
     List<String> servers, Optional<String> subject,
     Optional<String> username, Optional<Secret> password, Optional<Secret> token,
-    Optional<Path> credentialsFile, Optional<Path> tlsCa, Optional<Path> tlsClientCert, Optional<Path> tlsClientKey,
+    Optional<Path> credentialsFile, Optional<Path> nkeySeedFile, Optional<Path> tlsCa, Optional<Path> tlsClientCert, Optional<Path> tlsClientKey,
     boolean tlsRequired, Optional<Path> queueDir, long queueLimit,
     boolean jetStream, Optional<String> streamName, Duration ackTimeout,
-    Optional<String> comment, int publishWindow, MsgIdMode msgIds, PayloadFormat format,
+    Optional<String> jetStreamDomain, Optional<String> jetStreamApiPrefix, Optional<String> comment, int publishWindow, MsgIdMode msgIds, PayloadFormat format,
     Map<ConfigKey, Origin> origins) {
 
     /** The bound on live queue entries when {@code queue_limit} is not set. */
@@ -183,6 +186,10 @@ public record TargetSettings(
             return put(ConfigKey.CREDENTIALS_FILE, file, origin);
         }
 
+        public Builder nkeySeedFile(Path file, Origin origin) {
+            return put(ConfigKey.NKEY_SEED_FILE, file, origin);
+        }
+
         public Builder tlsCa(Path caPem, Origin origin) {
             return put(ConfigKey.TLS_CA, caPem, origin);
         }
@@ -217,6 +224,14 @@ public record TargetSettings(
 
         public Builder ackTimeout(Duration timeout, Origin origin) {
             return put(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, timeout, origin);
+        }
+
+        public Builder jetStreamDomain(String domain, Origin origin) {
+            return put(ConfigKey.JETSTREAM_DOMAIN, domain, origin);
+        }
+
+        public Builder jetStreamApiPrefix(String prefix, Origin origin) {
+            return put(ConfigKey.JETSTREAM_API_PREFIX, prefix, origin);
         }
 
         public Builder comment(String comment, Origin origin) {
@@ -254,12 +269,14 @@ public record TargetSettings(
                 optional(ConfigKey.SUBJECT, String.class),
                 optional(ConfigKey.USERNAME, String.class), optional(ConfigKey.PASSWORD, Secret.class),
                 optional(ConfigKey.TOKEN, Secret.class),
-                optional(ConfigKey.CREDENTIALS_FILE, Path.class), optional(ConfigKey.TLS_CA, Path.class),
+                optional(ConfigKey.CREDENTIALS_FILE, Path.class), optional(ConfigKey.NKEY_SEED_FILE, Path.class),
+                optional(ConfigKey.TLS_CA, Path.class),
                 optional(ConfigKey.TLS_CLIENT_CERT, Path.class), optional(ConfigKey.TLS_CLIENT_KEY, Path.class),
                 get(ConfigKey.TLS_REQUIRED, Boolean.class),
                 optional(ConfigKey.QUEUE_DIR, Path.class), get(ConfigKey.QUEUE_LIMIT, Long.class),
                 get(ConfigKey.JETSTREAM_ENABLE, Boolean.class), optional(ConfigKey.JETSTREAM_STREAM_NAME, String.class),
                 get(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, Duration.class),
+                optional(ConfigKey.JETSTREAM_DOMAIN, String.class), optional(ConfigKey.JETSTREAM_API_PREFIX, String.class),
                 optional(ConfigKey.COMMENT, String.class), get(ConfigKey.PUBLISH_WINDOW, Integer.class),
                 get(ConfigKey.MSG_ID, MsgIdMode.class), get(ConfigKey.FORMAT, PayloadFormat.class), named);
         }

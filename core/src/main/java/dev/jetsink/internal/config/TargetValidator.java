@@ -84,6 +84,10 @@ public final class TargetValidator {
         });
         s.streamName().filter(v -> rules.notBlank(ConfigKey.JETSTREAM_STREAM_NAME, v))
             .ifPresent(v -> rules.check(ConfigKey.JETSTREAM_STREAM_NAME, v));
+        s.jetStreamDomain().filter(v -> rules.notBlank(ConfigKey.JETSTREAM_DOMAIN, v))
+            .ifPresent(v -> rules.check(ConfigKey.JETSTREAM_DOMAIN, v));
+        s.jetStreamApiPrefix().filter(v -> rules.notBlank(ConfigKey.JETSTREAM_API_PREFIX, v))
+            .ifPresent(v -> rules.check(ConfigKey.JETSTREAM_API_PREFIX, v));
         s.username().ifPresent(v -> rules.notBlank(ConfigKey.USERNAME, v));
         s.password().ifPresent(v -> rules.notBlank(ConfigKey.PASSWORD, v.reveal()));
         s.token().ifPresent(v -> rules.notBlank(ConfigKey.TOKEN, v.reveal()));
@@ -113,6 +117,8 @@ public final class TargetValidator {
         rules.pair(ConfigKey.TLS_CLIENT_CERT, s.tlsClientCert().isPresent(),
             ConfigKey.TLS_CLIENT_KEY, s.tlsClientKey().isPresent());
         rules.oneAuthMethod();
+        rules.jetStreamApi();
+        rules.seedFile();
         for (ConfigKey file : List.of(ConfigKey.CREDENTIALS_FILE, ConfigKey.TLS_CA, ConfigKey.TLS_CLIENT_CERT, ConfigKey.TLS_CLIENT_KEY)) {
             rules.unreadable(file);
         }
@@ -120,7 +126,7 @@ public final class TargetValidator {
         return new TargetValidation(config, s.enabled(), rules.errors(), rules.warnings());
     }
 
-    private static final List<ConfigKey> PATHS = List.of(ConfigKey.CREDENTIALS_FILE, ConfigKey.TLS_CA,
+    private static final List<ConfigKey> PATHS = List.of(ConfigKey.CREDENTIALS_FILE, ConfigKey.NKEY_SEED_FILE, ConfigKey.TLS_CA,
         ConfigKey.TLS_CLIENT_CERT, ConfigKey.TLS_CLIENT_KEY, ConfigKey.QUEUE_DIR);
 
     private static TargetConfig build(TargetSettings s) {
@@ -129,9 +135,9 @@ public final class TargetValidator {
             ServerAddress.parse(String.join(",", s.servers())).orElseThrow(),
             s.subject().orElseThrow(),
             s.username(), s.password(), s.token(),
-            s.credentialsFile(), s.tlsCa(), s.tlsClientCert(), s.tlsClientKey(),
+            s.credentialsFile(), s.nkeySeedFile(), s.tlsCa(), s.tlsClientCert(), s.tlsClientKey(),
             s.tlsRequired(), s.queueDir(), s.queueLimit(),
-            s.jetStream(), s.streamName(), s.ackTimeout(), s.comment(), s.publishWindow(), s.msgIds(), s.format());
+            s.jetStream(), s.streamName(), s.ackTimeout(), s.jetStreamDomain(), s.jetStreamApiPrefix(), s.comment(), s.publishWindow(), s.msgIds(), s.format());
     }
 
     /** The rules, each filing its problem under the origin of the key at fault. */
@@ -172,6 +178,7 @@ public final class TargetValidator {
         private Optional<Path> pathOf(ConfigKey key) {
             return switch (key) {
                 case CREDENTIALS_FILE -> in.credentialsFile();
+                case NKEY_SEED_FILE -> in.nkeySeedFile();
                 case TLS_CA -> in.tlsCa();
                 case TLS_CLIENT_CERT -> in.tlsClientCert();
                 case TLS_CLIENT_KEY -> in.tlsClientKey();
@@ -203,12 +210,41 @@ public final class TargetValidator {
             if (in.credentialsFile().isPresent()) {
                 methods.add(ConfigKey.CREDENTIALS_FILE);
             }
+            if (in.nkeySeedFile().isPresent()) {
+                methods.add(ConfigKey.NKEY_SEED_FILE);
+            }
             if (methods.size() > 1) {
                 String userPassword = term(ConfigKey.USERNAME).equals(term(ConfigKey.PASSWORD))
                     ? term(ConfigKey.USERNAME) : term(ConfigKey.USERNAME) + "/" + term(ConfigKey.PASSWORD);
                 error(methods.get(methods.size() - 1), "only one auth method may be set (" + userPassword + ", "
-                    + term(ConfigKey.TOKEN) + " or " + term(ConfigKey.CREDENTIALS_FILE) + ")");
+                    + term(ConfigKey.TOKEN) + ", " + term(ConfigKey.CREDENTIALS_FILE) + " or "
+                    + term(ConfigKey.NKEY_SEED_FILE) + ")");
             }
+        }
+
+        /** A domain and a prefix both name where the JetStream API is; and either needs JetStream on. */
+        void jetStreamApi() {
+            if (in.jetStreamDomain().isPresent() && in.jetStreamApiPrefix().isPresent()) {
+                error(ConfigKey.JETSTREAM_API_PREFIX, term(ConfigKey.JETSTREAM_DOMAIN) + " and "
+                    + term(ConfigKey.JETSTREAM_API_PREFIX) + " exclude each other: set one");
+            }
+            for (ConfigKey key : List.of(ConfigKey.JETSTREAM_DOMAIN, ConfigKey.JETSTREAM_API_PREFIX)) {
+                boolean set = key == ConfigKey.JETSTREAM_DOMAIN ? in.jetStreamDomain().isPresent()
+                    : in.jetStreamApiPrefix().isPresent();
+                if (set && !in.jetStream()) {
+                    warnings.add(ConfigProblem.warning(in.displayId(), in.origin(key).variable(), term(key)
+                        + " has no effect while " + term(ConfigKey.JETSTREAM_ENABLE) + " is off"));
+                }
+            }
+        }
+
+        // Unlike the creds and TLS files, a seed file is checked whole here and is an error: a seed
+        // is small and needs no server to check, so a wrong path or the wrong key is a mistake in
+        // the configuration, not a condition that may clear (DESIGN.md "NATS connection").
+        void seedFile() {
+            pathOf(ConfigKey.NKEY_SEED_FILE).filter(Path::isAbsolute).ifPresent(p ->
+                NKeySeedFile.problem(p).ifPresent(problem ->
+                    error(ConfigKey.NKEY_SEED_FILE, term(ConfigKey.NKEY_SEED_FILE) + " " + problem)));
         }
 
         // File contents are a connection matter (DESIGN.md "NATS connection"): the target runs and

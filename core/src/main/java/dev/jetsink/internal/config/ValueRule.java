@@ -72,6 +72,25 @@ public interface ValueRule {
         ? Optional.of(key + " must not contain whitespace, '.', '*', '>', '/' or '\\': " + value)
         : Optional.empty();
 
+    /**
+     * A JetStream domain: one subject token (the server builds {@code $JS.<domain>.API} from it), so
+     * no whitespace, dots or wildcards.
+     */
+    ValueRule JETSTREAM_DOMAIN = (key, value) -> value.chars().anyMatch(c -> Character.isWhitespace(c)
+            || Character.isISOControl(c) || c == '.' || c == '*' || c == '>')
+        ? Optional.of(key + " must be one token without whitespace, '.', '*' or '>': " + value)
+        : Optional.empty();
+
+    /**
+     * A JetStream API prefix such as {@code $JS.hub.API}: a subject without wildcards; one trailing
+     * dot is allowed, since jnats adds it anyway.
+     */
+    ValueRule JETSTREAM_API_PREFIX = (key, value) -> {
+        String subject = value.endsWith(".") ? value.substring(0, value.length() - 1) : value;
+        return subject.isEmpty() ? Optional.of(key + " must name a subject prefix such as $JS.hub.API: " + value)
+            : SUBJECT.check(key, subject);
+    };
+
     /** A whole number of at least {@code min}. */
     static ValueRule atLeast(long min) {
         return (key, value) -> {

@@ -18,7 +18,7 @@ public final class ConnectFailedException extends IOException {
         TLS,
         /** A configured TLS file is missing, unreadable or invalid. */
         TLS_MATERIAL,
-        /** The configured {@code .creds} file is missing or unreadable. */
+        /** The configured {@code .creds} file is missing or unreadable, or the NKey seed file unusable. */
         CREDENTIALS_FILE,
         /** No server answered (refused, unreachable, connect timeout). */
         UNREACHABLE,

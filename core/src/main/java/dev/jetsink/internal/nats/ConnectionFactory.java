@@ -1,5 +1,6 @@
 package dev.jetsink.internal.nats;
 
+import dev.jetsink.internal.config.NKeySeedFile;
 import dev.jetsink.internal.nats.ConnectFailedException.Reason;
 import io.nats.client.AuthenticationException;
 import io.nats.client.Connection;
@@ -26,7 +27,7 @@ import javax.net.ssl.SSLException;
 
 /**
  * Turns {@link ConnectionSettings} into a jnats {@link Connection}: servers, auth (user/password,
- * token or {@code .creds}), TLS from PEM with host name verification ({@link PemTls}), endless
+ * token, {@code .creds} or an NKey seed file), TLS from PEM with host name verification ({@link PemTls}), endless
  * reconnects, and the request cleanup interval the dispatcher needs above its ack timeout (jnats
  * cancels {@code publishAsync} futures older than that interval — NATS-NOTES). Failures come back as
  * one typed {@link ConnectFailedException} whose text never carries a secret. Every thread jnats
@@ -103,6 +104,17 @@ public final class ConnectionFactory {
                         null);
             }
             b.authHandler(Nats.credentials(creds.toString()));
+        }
+        if (settings.nkeySeedFile().isPresent()) {
+            Path file = settings.nkeySeedFile().get();
+            char[] seed;
+            try {
+                seed = NKeySeedFile.read(file);
+            } catch (NKeySeedFile.Unusable e) {
+                throw failure(Reason.CREDENTIALS_FILE, "nkey seed " + e.getMessage(), null);
+            }
+            // jnats keeps this array (not a copy) to sign the nonce of every reconnect: never clear it
+            b.authHandler(Nats.staticCredentials(null, seed));
         }
         if (settings.tlsEnabled()) {
             try {

@@ -19,22 +19,26 @@ import java.util.stream.Stream;
  * creds material is a connection failure the target retries, not a configuration error
  * (DESIGN.md "NATS connection").
  *
- * <p>{@link #toString()} prints {@code password} and {@code token} as {@code ***}, and hides user
- * info embedded in server URLs, so a settings object may be logged.
+ * <p>{@link #toString()} prints {@code password} and {@code token} as {@code ***}, names the seed
+ * and creds files only by path (their content is read by {@link ConnectionFactory} alone), and
+ * hides user info embedded in server URLs, so a settings object may be logged.
  *
  * @param servers         server URLs, {@code nats://} or {@code tls://}; see {@link #parseAddress(String)}
  * @param username        user for user/password auth, present together with {@code password}
  * @param password        password for user/password auth; {@link Secret} prints as {@code ***}
  * @param token           token auth; {@link Secret} prints as {@code ***}
  * @param credentialsFile NATS {@code .creds} file (user JWT + nkey seed)
+ * @param nkeySeedFile    file holding an NKey user seed, for a server's nkey users
  * @param tlsCa           PEM CA bundle to trust instead of the JDK default
  * @param tlsClientCert   PEM client certificate, present together with {@code tlsClientKey}
  * @param tlsClientKey    PEM PKCS#8 key of {@code tlsClientCert}
  * @param tlsRequired     require TLS even when no TLS file is configured
+ * @param jetStreamApi    where JetStream requests go (domain or API prefix)
  */
 public record ConnectionSettings(List<String> servers, Optional<String> username, Optional<Secret> password,
-                                 Optional<Secret> token, Optional<Path> credentialsFile, Optional<Path> tlsCa,
-                                 Optional<Path> tlsClientCert, Optional<Path> tlsClientKey, boolean tlsRequired) {
+                                 Optional<Secret> token, Optional<Path> credentialsFile, Optional<Path> nkeySeedFile,
+                                 Optional<Path> tlsCa, Optional<Path> tlsClientCert, Optional<Path> tlsClientKey,
+                                 boolean tlsRequired, JetStreamApi jetStreamApi) {
     private static final String HIDDEN = "***";
 
     /**
@@ -43,8 +47,8 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
      */
     public ConnectionSettings {
         servers = List.copyOf(servers);
-        Stream.of(username, password, token, credentialsFile, tlsCa, tlsClientCert, tlsClientKey)
-                .forEach(Objects::requireNonNull);
+        Stream.of(username, password, token, credentialsFile, nkeySeedFile, tlsCa, tlsClientCert, tlsClientKey,
+                jetStreamApi).forEach(Objects::requireNonNull);
         if (servers.isEmpty()) {
             throw new IllegalArgumentException("address must name at least one server");
         }
@@ -55,10 +59,10 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
         if (tlsClientCert.isPresent() != tlsClientKey.isPresent()) {
             throw new IllegalArgumentException("tls_client_cert and tls_client_key must be given together");
         }
-        long methods = Stream.of(username, token, credentialsFile).filter(Optional::isPresent).count();
+        long methods = Stream.of(username, token, credentialsFile, nkeySeedFile).filter(Optional::isPresent).count();
         if (methods > 1) {
             throw new IllegalArgumentException(
-                    "at most one auth method: username/password, token or credentials_file");
+                    "at most one auth method: username/password, token, credentials_file or nkey_seed_file");
         }
     }
 
@@ -73,12 +77,14 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
     }
 
     /**
-     * Settings for a validated target: its parsed servers and its auth and TLS keys.
+     * Settings for a validated target: its parsed servers, its auth and TLS keys and where its
+     * JetStream requests go.
      */
     public static ConnectionSettings from(TargetConfig target) {
         return new ConnectionSettings(target.servers(), target.username(), target.password(),
-                target.token(), target.credentialsFile(), target.tlsCa(), target.tlsClientCert(),
-                target.tlsClientKey(), target.tlsRequired());
+                target.token(), target.credentialsFile(), target.nkeySeedFile(), target.tlsCa(),
+                target.tlsClientCert(), target.tlsClientKey(), target.tlsRequired(),
+                new JetStreamApi(target.jetStreamDomain(), target.jetStreamApiPrefix()));
     }
 
     /**
@@ -141,10 +147,12 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
                 + ", password=" + password.map(p -> HIDDEN).orElse("none")
                 + ", token=" + token.map(t -> HIDDEN).orElse("none")
                 + ", credentialsFile=" + show(credentialsFile)
+                + ", nkeySeedFile=" + show(nkeySeedFile)
                 + ", tlsCa=" + show(tlsCa)
                 + ", tlsClientCert=" + show(tlsClientCert)
                 + ", tlsClientKey=" + show(tlsClientKey)
-                + ", tlsRequired=" + tlsRequired + "]";
+                + ", tlsRequired=" + tlsRequired
+                + ", jetStream=" + jetStreamApi.describe() + "]";
     }
 
     private static String show(Optional<Path> path) {
@@ -170,10 +178,12 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
         private Optional<Secret> password = Optional.empty();
         private Optional<Secret> token = Optional.empty();
         private Optional<Path> credentialsFile = Optional.empty();
+        private Optional<Path> nkeySeedFile = Optional.empty();
         private Optional<Path> tlsCa = Optional.empty();
         private Optional<Path> tlsClientCert = Optional.empty();
         private Optional<Path> tlsClientKey = Optional.empty();
         private boolean tlsRequired;
+        private JetStreamApi jetStreamApi = JetStreamApi.DEFAULT;
 
         private Builder(List<String> servers) {
             this.servers = servers;
@@ -198,6 +208,18 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
             return this;
         }
 
+        /** NKey user auth with the seed in this file. */
+        public Builder nkeySeedFile(Path file) {
+            this.nkeySeedFile = Optional.of(file);
+            return this;
+        }
+
+        /** Send JetStream requests to this domain or prefix. */
+        public Builder jetStreamApi(JetStreamApi api) {
+            this.jetStreamApi = Objects.requireNonNull(api, "api");
+            return this;
+        }
+
         /** Trust this PEM CA bundle. */
         public Builder tlsCa(Path file) {
             this.tlsCa = Optional.of(file);
@@ -219,8 +241,8 @@ public record ConnectionSettings(List<String> servers, Optional<String> username
 
         /** The settings; throws {@link IllegalArgumentException} for a forbidden combination. */
         public ConnectionSettings build() {
-            return new ConnectionSettings(servers, username, password, token, credentialsFile, tlsCa,
-                    tlsClientCert, tlsClientKey, tlsRequired);
+            return new ConnectionSettings(servers, username, password, token, credentialsFile, nkeySeedFile, tlsCa,
+                    tlsClientCert, tlsClientKey, tlsRequired, jetStreamApi);
         }
     }
 }

@@ -8,7 +8,6 @@ import dev.jetsink.internal.time.Deadline;
 import dev.jetsink.lifecycle.Outcome;
 import io.nats.client.Connection;
 import io.nats.client.JetStream;
-import io.nats.client.JetStreamOptions;
 import io.nats.client.PublishOptions;
 import java.io.IOException;
 import java.util.Set;
@@ -97,7 +96,7 @@ public final class JetStreamPublisher implements Publisher {
 
     private JetStream jetStream(Connection c) throws IOException {
         if (c != contextOf) {
-            context = c.jetStream(JetStreamOptions.DEFAULT_JS_OPTIONS);
+            context = c.jetStream(check.api().options());
             contextOf = c;
         }
         return context;

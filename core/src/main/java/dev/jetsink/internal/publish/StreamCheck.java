@@ -1,6 +1,7 @@
 package dev.jetsink.internal.publish;
 
 import dev.jetsink.internal.nats.DuplicateWindow;
+import dev.jetsink.internal.nats.JetStreamApi;
 import dev.jetsink.internal.nats.OutcomeClassifier;
 import dev.jetsink.internal.nats.StreamFacts;
 import dev.jetsink.internal.nats.StreamValidator;
@@ -12,7 +13,6 @@ import dev.jetsink.lifecycle.LifecycleListener;
 import dev.jetsink.lifecycle.VerdictState;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
-import io.nats.client.JetStreamOptions;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
@@ -32,6 +32,7 @@ public final class StreamCheck {
     private final String target;
     private final String stream;
     private final String subject;
+    private final JetStreamApi api;
     private final StreamValidator validator;
     private final OutcomeClassifier classifier;
     private final Verdict verdict;
@@ -42,11 +43,15 @@ public final class StreamCheck {
     private volatile Optional<Duration> observedWindow = Optional.empty();
     private final Duration requiredWindow;
 
-    public StreamCheck(String target, String stream, String subject, int ackTimeoutSecs, Verdict verdict,
-                OutcomeClassifier classifier, LifecycleListener events) {
+    /**
+     * @param api where the lookups (and the target's publishes, {@link #api()}) send JetStream requests
+     */
+    public StreamCheck(String target, String stream, String subject, int ackTimeoutSecs, JetStreamApi api,
+                Verdict verdict, OutcomeClassifier classifier, LifecycleListener events) {
         this.target = target;
         this.stream = stream;
         this.subject = subject;
+        this.api = api;
         this.validator = new StreamValidator(stream, subject, ackTimeoutSecs);
         this.requiredWindow = DuplicateWindow.required(ackTimeoutSecs);
         this.classifier = classifier;
@@ -97,12 +102,17 @@ public final class StreamCheck {
         }
         ValidationResult result;
         try {
-            var jsm = c.jetStreamManagement(JetStreamOptions.builder().requestTimeout(timeout).build());
+            var jsm = c.jetStreamManagement(api.options(timeout));
             StreamFacts facts = StreamFacts.from(jsm.getStreamInfo(stream));
             observedWindow = Optional.of(facts.duplicateWindow());
             result = validator.validate(facts);
         } catch (JetStreamApiException | IOException | RuntimeException e) {
             result = validator.lookupFailed(classifier.classify(e));
+            if (!api.isDefault() && result instanceof ValidationResult.Failed f && f.has(ValidationResult.Cause.UNREACHABLE)) {
+                // a wrong domain or prefix looks like JetStream being off: say which one was asked
+                result = f.and(new ValidationResult.Problem(ValidationResult.Cause.UNREACHABLE,
+                    "no JetStream answered through " + api.describe()));
+            }
         }
         if (result instanceof ValidationResult.Failed f
                 && (f.has(ValidationResult.Cause.SUBJECT_NOT_CAPTURED) || f.has(ValidationResult.Cause.STREAM_NOT_FOUND))) {
@@ -121,7 +131,7 @@ public final class StreamCheck {
             return Optional.empty();
         }
         try {
-            var jsm = c.jetStreamManagement(JetStreamOptions.builder().requestTimeout(timeout).build());
+            var jsm = c.jetStreamManagement(api.options(timeout));
             return jsm.getStreamNames(subject).stream().filter(name -> !name.equals(stream)).findFirst();
         } catch (JetStreamApiException | IOException | RuntimeException e) {
             return Optional.empty();
@@ -135,6 +145,11 @@ public final class StreamCheck {
 
     public String stream() {
         return stream;
+    }
+
+    /** Where this target's JetStream requests go; the publisher's context uses it too. */
+    public JetStreamApi api() {
+        return api;
     }
 
     /**

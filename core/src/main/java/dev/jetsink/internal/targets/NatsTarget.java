@@ -117,7 +117,8 @@ public final class NatsTarget implements AutoCloseable {
 
     /** Health from the connection and the last verdict (DESIGN.md "Status"); see {@link TargetHealth#of}. */
     public TargetHealth health() {
-        return TargetHealth.of(config, intake.unavailable(), parts.link().current(), parts.check(), parts.verdict());
+        return TargetHealth.of(config, intake.unavailable(), parts.link().current(), parts.link().lastConnectFailure(),
+            parts.check(), parts.verdict());
     }
 
     public TargetConfig config() {

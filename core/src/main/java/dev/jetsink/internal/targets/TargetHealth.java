@@ -27,17 +27,18 @@ public record TargetHealth(String target, Status status, String reason) {
 
     /**
      * The health of a target: an error while it takes no events ({@code unavailable}), offline
-     * without a connection, else online on the Core path or with a PASS verdict; while the verdict
+     * without a connection (the reason is why the last attempt failed, e.g. refused credentials),
+     * else online on the Core path or with a PASS verdict; while the verdict
      * is UNSET this runs one live validation bounded by the ack timeout.
      */
     static TargetHealth of(TargetConfig config, Optional<String> unavailable, Optional<Connection> connection,
-                           Optional<StreamCheck> check, Verdict verdict) {
+                           Optional<String> connectFailure, Optional<StreamCheck> check, Verdict verdict) {
         String id = config.displayId();
         if (unavailable.isPresent()) {
             return new TargetHealth(id, Status.ERROR, unavailable.get());
         }
         if (connection.isEmpty()) {
-            return new TargetHealth(id, Status.OFFLINE, "not connected");
+            return new TargetHealth(id, Status.OFFLINE, connectFailure.orElse("not connected"));
         }
         if (check.isEmpty() || verdict.isPass()) {
             return new TargetHealth(id, Status.ONLINE, "");

@@ -11,6 +11,7 @@ import dev.jetsink.internal.delivery.StreamConcurrency;
 import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.nats.ConnectionFactory;
 import dev.jetsink.internal.nats.ConnectionSettings;
+import dev.jetsink.internal.nats.JetStreamApi;
 import dev.jetsink.internal.nats.OutcomeClassifier;
 import dev.jetsink.internal.nats.Verdict;
 import dev.jetsink.internal.publish.CorePublisher;
@@ -47,18 +48,20 @@ record TargetParts(TargetCounters counters, Verdict verdict, TargetConnection li
         Optional<FailedEventStore> failedStore = config.jetstreamEnabled()
             ? Optional.of(FailedEventStore.open(config.queuePath().orElseThrow(), target, runtime.clock()))
             : Optional.empty();
+        JetStreamApi api = ConnectionSettings.from(config).jetStreamApi();
         TargetConnectionHooks hooks = new TargetConnectionHooks(target, events);
         TargetConnection link = new TargetConnection(listener -> connectionFactory(config, runtime, listener), hooks);
         Optional<StreamCheck> check = config.jetstreamEnabled()
             ? Optional.of(new StreamCheck(target, config.streamName().orElseThrow(),
-                config.subjectTemplate().captureSpace(), (int) config.ackTimeout().toSeconds(), verdict, classifier, events))
+                config.subjectTemplate().captureSpace(), (int) config.ackTimeout().toSeconds(), api, verdict, classifier,
+                events))
             : Optional.empty();
         StreamConcurrency concurrency = config.kind() == TargetKind.NOTIFY
             ? runtime.notifyConcurrency() : StreamConcurrency.unlimited();
         DeliveryContext ctx = new DeliveryContext(target, subjects, config.streamName().orElse(""),
             queue.orElse(null), runtime.clock(), runtime.sleeper(), new RetrySchedule(runtime.backoffScale()),
             verdict, classifier, concurrency, config.ackTimeout(), config.publishWindow(), failedStore, events,
-            () -> capturingStream(link, config), counters::newestSeq);
+            () -> capturingStream(link, config, api), counters::newestSeq);
         OutcomeHandling outcomes = new OutcomeHandling(ctx);
         Optional<Publisher> publisher = queue.map(q -> check.isPresent()
             ? new JetStreamPublisher(link, check.get(), classifier, subjects, config.format(), runtime.tracing(), target)
@@ -86,10 +89,10 @@ record TargetParts(TargetCounters counters, Verdict verdict, TargetConnection li
     }
 
     /** The stream that captures the target's subjects, if any (named when a publish met another stream). */
-    private static Optional<String> capturingStream(TargetConnection link, TargetConfig config) {
+    private static Optional<String> capturingStream(TargetConnection link, TargetConfig config, JetStreamApi api) {
         return link.current().flatMap(c -> {
             try {
-                return c.jetStreamManagement().getStreamNames(config.subjectTemplate().captureSpace()).stream().findFirst();
+                return c.jetStreamManagement(api.options()).getStreamNames(config.subjectTemplate().captureSpace()).stream().findFirst();
             } catch (Exception e) {
                 return Optional.empty();
             }

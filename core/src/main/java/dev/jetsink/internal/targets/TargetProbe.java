@@ -59,7 +59,8 @@ public final class TargetProbe {
      */
     public static Result check(TargetConfig config, Duration bound) throws InterruptedException {
         Deadline deadline = Deadline.after(bound);
-        ConnectionFactory factory = ConnectionFactory.builder(ConnectionSettings.from(config))
+        ConnectionSettings settings = ConnectionSettings.from(config);
+        ConnectionFactory factory = ConnectionFactory.builder(settings)
             .connectionName("jetsink check " + config.displayId())
             .build();
         Connection c;
@@ -75,7 +76,7 @@ public final class TargetProbe {
             String stream = config.streamName().orElseThrow();
             // A private verdict and no listener: the probe must leave no trace on running targets.
             StreamCheck check = new StreamCheck(config.displayId(), stream, config.subjectTemplate().captureSpace(),
-                (int) config.ackTimeout().toSeconds(), new Verdict(), OutcomeClassifier.forJetStream(stream),
+                (int) config.ackTimeout().toSeconds(), settings.jetStreamApi(), new Verdict(), OutcomeClassifier.forJetStream(stream),
                 LifecycleListener.NONE);
             ValidationResult result = check.lookup(c, deadline);
             if (result instanceof ValidationResult.Failed f) {

@@ -10,9 +10,9 @@ class ConfigKeyTest {
     @Test
     void tableHoldsTheSpecKeysMsgIdAndFormatInLowerSnakeCase() {
         assertThat(Arrays.stream(ConfigKey.values()).map(ConfigKey::keyName)).containsExactly(
-            "enable", "address", "subject", "username", "password", "token", "credentials_file", "tls_ca",
-            "tls_client_cert", "tls_client_key", "tls_required", "queue_dir", "queue_limit", "jetstream_enable",
-            "jetstream_stream_name", "jetstream_ack_timeout_secs", "comment", "publish_window", "msg_id",
+            "enable", "address", "subject", "username", "password", "token", "credentials_file", "nkey_seed_file",
+            "tls_ca", "tls_client_cert", "tls_client_key", "tls_required", "queue_dir", "queue_limit", "jetstream_enable",
+            "jetstream_stream_name", "jetstream_ack_timeout_secs", "jetstream_domain", "jetstream_api_prefix", "comment", "publish_window", "msg_id",
             "format");
     }
 

@@ -228,7 +228,7 @@ class TargetValidatorTest {
         Map<String, String> kv = with("token", "t0ken");
         kv.put("credentials_file", "/etc/nats.creds");
         assertThat(errors(kv)).containsExactly(
-            "only one auth method may be set (username/password, token or credentials_file)");
+            "only one auth method may be set (username/password, token, credentials_file or nkey_seed_file)");
         Map<String, String> userAndToken = with("token", "t0ken");
         userAndToken.put("username", "u");
         userAndToken.put("password", "p");
@@ -250,7 +250,8 @@ class TargetValidatorTest {
 
     @Test
     void pathsMustBeAbsolute() {
-        for (String key : List.of("queue_dir", "credentials_file", "tls_ca", "tls_client_cert", "tls_client_key")) {
+        for (String key : List.of("queue_dir", "credentials_file", "nkey_seed_file", "tls_ca", "tls_client_cert",
+            "tls_client_key")) {
             assertThat(errors(with(key, "relative/dir"))).as(key)
                 .contains(key + " must be an absolute path: relative/dir");
         }
@@ -283,6 +284,45 @@ class TargetValidatorTest {
         assertThat(v.valid()).isTrue();
         assertThat(v.warnings()).extracting(ConfigProblem::variable).containsExactly("credentials_file");
         assertThat(v.warnings().get(0).message()).startsWith("credentials_file file is not readable: ");
+    }
+
+    @Test
+    void jetStreamDomainIsOneTokenAndReachesTheConfig() {
+        assertThat(check(with("jetstream_domain", "hub")).target().orElseThrow().jetStreamDomain()).contains("hub");
+        for (String bad : List.of("hub.east", "h b", "hub*", ">")) {
+            assertThat(errors(with("jetstream_domain", bad))).as(bad)
+                .containsExactly("jetstream_domain must be one token without whitespace, '.', '*' or '>': " + bad);
+        }
+    }
+
+    @Test
+    void jetStreamApiPrefixIsASubjectWithoutWildcards() {
+        assertThat(check(with("jetstream_api_prefix", "$JS.hub.API")).target().orElseThrow().jetStreamApiPrefix())
+            .contains("$JS.hub.API");
+        assertThat(check(with("jetstream_api_prefix", "$JS.hub.API.")).valid()).as("jnats' own trailing dot").isTrue();
+        assertThat(errors(with("jetstream_api_prefix", "$JS.*.API"))).singleElement().asString()
+            .startsWith("jetstream_api_prefix must not contain wildcards");
+        assertThat(errors(with("jetstream_api_prefix", "$JS..API"))).singleElement().asString()
+            .startsWith("jetstream_api_prefix must not have empty tokens");
+        assertThat(errors(with("jetstream_api_prefix", "."))).singleElement().asString()
+            .startsWith("jetstream_api_prefix must name a subject prefix");
+    }
+
+    @Test
+    void jetStreamDomainAndApiPrefixExcludeEachOther() {
+        Map<String, String> kv = with("jetstream_domain", "hub");
+        kv.put("jetstream_api_prefix", "$JS.hub.API");
+        assertThat(errors(kv)).containsExactly("jetstream_domain and jetstream_api_prefix exclude each other: set one");
+    }
+
+    @Test
+    void jetStreamDomainWithoutJetStreamIsAWarning() {
+        Map<String, String> kv = with("jetstream_domain", "hub");
+        kv.put("jetstream_enable", "off");
+        TargetValidation v = check(kv);
+        assertThat(v.valid()).isTrue();
+        assertThat(v.warnings()).extracting(ConfigProblem::message)
+            .containsExactly("jetstream_domain has no effect while jetstream_enable is off");
     }
 
     @Test

@@ -191,7 +191,7 @@ class ConnectionFactoryTest {
         // The config package refuses user info in addresses; the record alone must still not leak it.
         ConnectionSettings settings = new ConnectionSettings(List.of("nats://bob:url-s3cret@127.0.0.1:" + port),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), Optional.empty(), false);
+                Optional.empty(), Optional.empty(), Optional.empty(), false, JetStreamApi.DEFAULT);
         ConnectionFactory factory = ConnectionFactory.builder(settings).build();
         assertThatThrownBy(() -> factory.connect(Duration.ofSeconds(5)))
                 .isInstanceOf(ConnectFailedException.class)

@@ -56,16 +56,17 @@ class ConnectionSettingsTest {
     void userInfoInAServerUrlIsHiddenWhenShown() {
         ConnectionSettings s = new ConnectionSettings(List.of("nats://alice:urlpass@h:4222"), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty(), false);
+                Optional.empty(), Optional.empty(), false, JetStreamApi.DEFAULT);
         assertThat(s.toString()).contains("nats://***@h:4222").doesNotContain("urlpass");
     }
 
     @Test
     void targetConfigRevealsItsSecretsOnlyToTheSettings() {
         TargetConfig target = new TargetConfig(TargetKind.NOTIFY, "primary", List.of("tls://h:4222"), "s",
-                Optional.of("alice"), Optional.of(new Secret("pw")), Optional.empty(), Optional.empty(),
+                Optional.of("alice"), Optional.of(new Secret("pw")), Optional.empty(), Optional.empty(), Optional.empty(),
                 Optional.of(Path.of("/ca.pem")), Optional.empty(), Optional.empty(), true, Optional.empty(),
-                100_000, false, Optional.empty(), Duration.ofSeconds(30), Optional.empty(), 1024, dev.jetsink.MsgIdMode.CONTENT,
+                100_000, false, Optional.empty(), Duration.ofSeconds(30), Optional.of("hub"), Optional.empty(),
+                Optional.empty(), 1024, dev.jetsink.MsgIdMode.CONTENT,
                 dev.jetsink.PayloadFormat.ENVELOPE);
         ConnectionSettings s = ConnectionSettings.from(target);
         assertThat(s.servers()).containsExactly("tls://h:4222");
@@ -73,6 +74,19 @@ class ConnectionSettingsTest {
         assertThat(s.password().orElseThrow()).hasToString("***");
         assertThat(s.tlsCa()).contains(Path.of("/ca.pem"));
         assertThat(s.tlsRequired()).isTrue();
+        assertThat(s.jetStreamApi()).isEqualTo(JetStreamApi.domain("hub"));
+    }
+
+    @Test
+    void seedFileIsShownAsItsPathOnly() {
+        String shown = ConnectionSettings.builder("h:4222").nkeySeedFile(Path.of("/etc/jetsink/user.nk")).build().toString();
+        assertThat(shown).contains("nkeySeedFile=/etc/jetsink/user.nk");
+    }
+
+    @Test
+    void seedFileCountsAsAnAuthMethod() {
+        assertThatThrownBy(() -> ConnectionSettings.builder("h:1").token("t").nkeySeedFile(Path.of("/u.nk")).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nkey_seed_file");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.jetsink.internal.targets;
 
+import ch.qos.logback.classic.Level;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.nats.ConnectionFactory;
 import dev.jetsink.internal.nats.ConnectionSettings;
@@ -60,17 +61,18 @@ class SecureConnectionTest {
     }
 
     /**
-     * The three auth methods (user and password, token, credentials file), each with its server
-     * config, target keys and admin settings.
+     * The four auth methods (user and password, token, credentials file, nkey seed file), each with
+     * its server config, target keys and admin settings.
      */
     enum Auth {
-        USER_PASSWORD, TOKEN, CREDS;
+        USER_PASSWORD, TOKEN, CREDS, NKEY;
 
         String serverConfig(SecurityFixtures f) {
             return switch (this) {
                 case USER_PASSWORD -> SecurityFixtures.userPassword("jetsink", PASSWORD);
                 case TOKEN -> SecurityFixtures.token(SecureConnectionTest.TOKEN);
                 case CREDS -> f.operatorCreds();
+                case NKEY -> f.nkey();
             };
         }
 
@@ -83,7 +85,19 @@ class SecureConnectionTest {
                 case TOKEN -> env.put(prefix + "TOKEN", right ? SecureConnectionTest.TOKEN : "not-" + SecureConnectionTest.TOKEN);
                 case CREDS -> env.put(prefix + "CREDENTIALS_FILE",
                     (right ? f.credsFile() : f.strangerCredsFile()).toString());
+                case NKEY -> env.put(prefix + "NKEY_SEED_FILE",
+                    (right ? f.nkeySeedFile() : f.strangerNkeySeedFile()).toString());
             }
+        }
+
+        /** What the target must never show: the secret of either the right or the wrong keys. */
+        List<String> secrets(SecurityFixtures f) throws Exception {
+            return switch (this) {
+                case USER_PASSWORD, TOKEN -> List.of(PASSWORD, SecureConnectionTest.TOKEN);
+                case CREDS -> List.of(seedIn(f.credsFile()), seedIn(f.strangerCredsFile()));
+                case NKEY -> List.of(Files.readString(f.nkeySeedFile()).strip(),
+                    Files.readString(f.strangerNkeySeedFile()).strip());
+            };
         }
 
         ConnectionSettings admin(String address, SecurityFixtures f) {
@@ -92,6 +106,7 @@ class SecureConnectionTest {
                 case USER_PASSWORD -> b.userPassword("jetsink", PASSWORD).build();
                 case TOKEN -> b.token(SecureConnectionTest.TOKEN).build();
                 case CREDS -> b.credentialsFile(f.credsFile()).build();
+                case NKEY -> b.nkeySeedFile(f.nkeySeedFile()).build();
             };
         }
     }
@@ -124,7 +139,7 @@ class SecureConnectionTest {
     @MethodSource("authByKind")
     void badCredentialsKeepEventsQueued(Auth auth, TargetKind kind) throws Exception {
         NatsServer server = NatsServer.builder().config(auth.serverConfig(fixtures)).build().start();
-        try (TargetHarness h = new TargetHarness(server)) {
+        try (TargetHarness h = new TargetHarness(server); CapturedLog log = new CapturedLog()) {
             Map<String, String> env = h.jetStreamEnv(kind);
             auth.putTargetKeys(env, kind.envPrefix(), fixtures, false);
             NatsTarget t = h.start(TargetHarness.config(env));
@@ -135,7 +150,17 @@ class SecureConnectionTest {
 
             assertThat(failed.outcome().family()).isEqualTo(Outcome.Family.TRANSIENT);
             assertThat(failed.outcome().cause()).isEqualTo(Outcome.Cause.AUTHENTICATION_FAILED);
-            assertThat(failed.outcome().detail()).doesNotContain(PASSWORD, TOKEN);
+            TargetHealth health = t.health();
+            assertThat(health.status()).isEqualTo(TargetHealth.Status.OFFLINE);
+            assertThat(health.reason()).contains("the server refused the credentials");
+            assertThat(log.lines(Level.ERROR, "NATS connection failed at init")).as("the operator's log line")
+                .singleElement().asString().contains("reason=AUTHENTICATION").contains("the server refused the credentials");
+            List<String> shown = new java.util.ArrayList<>(log.at(Level.WARN));
+            shown.addAll(log.at(Level.ERROR));
+            shown.addAll(List.of(failed.outcome().detail(), health.reason(), t.connectFailure().orElse("")));
+            for (String secret : auth.secrets(fixtures)) {
+                assertThat(shown).noneMatch(line -> line.contains(secret));
+            }
             assertThat(t.queueLength()).as("nothing lost").isEqualTo(EVENTS);
             assertThat(h.events.all(ConnectionChanged.class)).noneMatch(e -> e.event() == ConnectionEvent.CONNECTED);
             ConnectionBehaviourTest.assertNothingFailed(h, t);
@@ -225,6 +250,12 @@ class SecureConnectionTest {
                 .filteredOn(e -> e.event() == ConnectionEvent.CONNECTED).hasSize(2);
             assertStreamHoldsEachResolvedEntryOnce(admin, h);
         }
+    }
+
+    /** The seed line of a {@code .creds} file. */
+    private static String seedIn(Path creds) throws Exception {
+        return Files.readAllLines(creds).stream().map(String::strip).filter(l -> l.startsWith("SU")).findFirst()
+            .orElseThrow();
     }
 
     /** Writes the same bytes back with a later mtime, as a deployment that re-copies a file does. */

@@ -31,6 +31,8 @@ public final class TargetView {
         c.password().ifPresent(p -> v.put(ConfigKey.PASSWORD, HIDDEN));
         c.token().ifPresent(t -> v.put(ConfigKey.TOKEN, HIDDEN));
         path(c.credentialsFile()).ifPresent(p -> v.put(ConfigKey.CREDENTIALS_FILE, p));
+        // the path only: the seed itself is read by the connection and nowhere else
+        path(c.nkeySeedFile()).ifPresent(p -> v.put(ConfigKey.NKEY_SEED_FILE, p));
         path(c.tlsCa()).ifPresent(p -> v.put(ConfigKey.TLS_CA, p));
         path(c.tlsClientCert()).ifPresent(p -> v.put(ConfigKey.TLS_CLIENT_CERT, p));
         path(c.tlsClientKey()).ifPresent(p -> v.put(ConfigKey.TLS_CLIENT_KEY, p));
@@ -40,6 +42,8 @@ public final class TargetView {
         v.put(ConfigKey.JETSTREAM_ENABLE, onOff(c.jetstreamEnabled()));
         c.streamName().ifPresent(s -> v.put(ConfigKey.JETSTREAM_STREAM_NAME, s));
         v.put(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, Long.toString(c.ackTimeout().toSeconds()));
+        c.jetStreamDomain().ifPresent(d -> v.put(ConfigKey.JETSTREAM_DOMAIN, d));
+        c.jetStreamApiPrefix().ifPresent(p -> v.put(ConfigKey.JETSTREAM_API_PREFIX, p));
         c.comment().ifPresent(s -> v.put(ConfigKey.COMMENT, s));
         v.put(ConfigKey.PUBLISH_WINDOW, Integer.toString(c.publishWindow()));
         v.put(ConfigKey.MSG_ID, c.msgIdMode().label());

@@ -78,6 +78,8 @@ public final class CheckConfigCommand implements Callable<Integer> {
             ? "  (template: the stream must capture " + t.subjectTemplate().captureSpace() + ")" : ""));
         out.println("  stream:         " + t.streamName().orElse("-"));
         out.println("  ack timeout:    " + t.ackTimeout().toSeconds() + "s");
+        t.jetStreamDomain().ifPresent(d -> out.println("  js domain:      " + d));
+        t.jetStreamApiPrefix().ifPresent(p -> out.println("  js api prefix:  " + p));
         out.println("  queue dir:      " + t.queuePath().map(Path::toString).orElse("- (no queue)"));
         out.println("  queue limit:    " + t.queueLimit());
         out.println("  publish window: " + t.publishWindow());
@@ -94,6 +96,9 @@ public final class CheckConfigCommand implements Callable<Integer> {
         }
         if (t.token().isPresent()) {
             return "token " + t.token().get();
+        }
+        if (t.nkeySeedFile().isPresent()) {
+            return "nkey seed file " + t.nkeySeedFile().get();
         }
         return t.credentialsFile().map(f -> "credentials file " + f).orElse("none");
     }

@@ -53,7 +53,7 @@ public final class StreamApply {
             return ExitCode.FAILURE;
         }
         try {
-            return createOrCheck(conn.jetStreamManagement(), where);
+            return createOrCheck(conn.jetStreamManagement(settings.jetStreamApi().options()), where);
         } catch (JetStreamApiException e) {
             err.println("stream " + plan.stream() + " on " + where + ": " + describe(e));
             return ExitCode.FAILURE;

@@ -2,14 +2,17 @@ package dev.jetsink.server.cli;
 
 import dev.jetsink.internal.config.ConfigKey;
 import dev.jetsink.internal.config.SubjectTemplate;
+import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.nats.ConnectionSettings;
 import dev.jetsink.server.ExitCode;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -20,7 +23,9 @@ import picocli.CommandLine.Spec;
  * a target's stream — the required duplicate window, a stream configuration that passes the stream
  * validation (DESIGN.md "Stream validation and verdict"), the
  * {@code nats stream add} equivalent, and the {@code queue_limit} sizing. With {@code --apply}
- * it creates the stream (see {@link StreamApply}).
+ * it creates the stream (see {@link StreamApply}). {@code --target ID} takes the connection and
+ * the stream, subject and ack timeout from a configured target, read as {@code serve} reads them;
+ * the older {@code --server}/{@code --creds}/{@code --tls-ca} still work, but not together with it.
  */
 @Command(name = "stream-plan", mixinStandardHelpOptions = true, sortOptions = false,
     description = {"Plan (and optionally create) the JetStream stream a target publishes to:",
@@ -32,16 +37,16 @@ public final class StreamPlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--ack-timeout", paramLabel = "S", defaultValue = "30",
-        description = "the target's jetstream_ack_timeout_secs, 10..120 (default: ${DEFAULT-VALUE})")
-    String ackTimeout;
+    @Option(names = "--ack-timeout", paramLabel = "S",
+        description = "the target's jetstream_ack_timeout_secs, 10..120 (default: the --target's, else 30)")
+    Optional<String> ackTimeout = Optional.empty();
 
-    @Option(names = "--subject", paramLabel = "X", defaultValue = DEFAULT_SUBJECT,
-        description = "the target's publish subject (default: ${DEFAULT-VALUE})")
-    String subject;
+    @Option(names = "--subject", paramLabel = "X",
+        description = "the target's publish subject (default: the --target's, else " + DEFAULT_SUBJECT + ")")
+    Optional<String> subject = Optional.empty();
 
     @Option(names = "--stream", paramLabel = "NAME",
-        description = "stream name (default: " + DEFAULT_STREAM + "; required with --apply)")
+        description = "stream name (default: the --target's, else " + DEFAULT_STREAM + "; --apply needs one of them)")
     Optional<String> stream = Optional.empty();
 
     @Option(names = "--replicas", paramLabel = "N", defaultValue = "3",
@@ -58,10 +63,15 @@ public final class StreamPlanCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print only the stream config JSON (for `nats stream add --config`)")
     boolean jsonOnly;
 
-    @Option(names = "--apply", description = "create the stream on --server (an operator action; targets never create streams)")
+    @Option(names = "--apply",
+        description = "create the stream through --target's connection or on --server (an operator action; targets never create streams)")
     boolean apply;
 
-    @Option(names = "--server", paramLabel = "URL", description = "NATS server for --apply: host:port or nats:// / tls:// URLs")
+    @Mixin
+    TargetSelection selection = new TargetSelection();
+
+    @Option(names = "--server", paramLabel = "URL",
+        description = "instead of --target: NATS server for --apply, host:port or nats:// / tls:// URLs")
     Optional<String> server = Optional.empty();
 
     @Option(names = "--creds", paramLabel = "FILE", description = "NATS .creds file for --apply")
@@ -79,12 +89,24 @@ public final class StreamPlanCommand implements Callable<Integer> {
         long outageSecs;
     }
 
+    private final Map<String, String> env;
+
+    public StreamPlanCommand() {
+        this(System.getenv());
+    }
+
+    /** For tests: read {@code --target}'s configuration from {@code env} instead of the process environment. */
+    public StreamPlanCommand(Map<String, String> env) {
+        this.env = Map.copyOf(env);
+    }
+
     @Override
     public Integer call() {
-        StreamPlan plan = plan();
+        Optional<TargetConfig> target = target();
+        StreamPlan plan = plan(target);
         Optional<QueueSizing> queue = queueSizing();
         // Resolved before anything is printed, so a bad --server is a usage error with no output.
-        Optional<ConnectionSettings> settings = apply ? Optional.of(connectionSettings()) : Optional.empty();
+        Optional<ConnectionSettings> settings = apply ? Optional.of(connectionSettings(target)) : Optional.empty();
         PrintWriter out = spec.commandLine().getOut();
         if (jsonOnly) {
             out.println(plan.configJson());
@@ -97,14 +119,36 @@ public final class StreamPlanCommand implements Callable<Integer> {
             return ExitCode.OK;
         }
         out.println();
+        target.ifPresent(t -> out.println("using the connection of target " + t.displayId()
+            + (settings.get().jetStreamApi().isDefault() ? "" : " (" + settings.get().jetStreamApi().describe() + ")")));
         int code = new StreamApply(plan, out, spec.commandLine().getErr()).run(settings.get());
         out.flush();
         spec.commandLine().getErr().flush();
         return code;
     }
 
-    private StreamPlan plan() {
-        int timeout = ackTimeoutSecs();
+    private Optional<TargetConfig> target() {
+        if (!selection.selected()) {
+            if (selection.kind.isPresent() || selection.configFile.isPresent()) {
+                throw usage("--kind and --config only go with --target");
+            }
+            return Optional.empty();
+        }
+        if (server.isPresent() || creds.isPresent() || tlsCa.isPresent()) {
+            throw usage("--target takes the connection from the target's configuration:"
+                + " --server, --creds and --tls-ca cannot be combined with it");
+        }
+        try {
+            return Optional.of(selection.resolve(env));
+        } catch (IllegalArgumentException e) {
+            throw usage("--target: " + e.getMessage());
+        }
+    }
+
+    private StreamPlan plan(Optional<TargetConfig> target) {
+        int timeout = ackTimeoutSecs(target);
+        String subject = this.subject.or(() -> target.map(TargetConfig::subject)).orElse(DEFAULT_SUBJECT);
+        Optional<String> stream = this.stream.or(() -> target.flatMap(TargetConfig::streamName));
         check(ConfigKey.SUBJECT.rule().check("--subject", subject));
         try {
             SubjectTemplate.parseForEitherKind("--subject", subject);
@@ -125,8 +169,8 @@ public final class StreamPlanCommand implements Callable<Integer> {
         if (apply && jsonOnly) {
             throw usage("--json and --apply cannot be combined");
         }
-        if (apply && (server.isEmpty() || stream.isEmpty())) {
-            throw usage("--apply requires --server URL and --stream NAME");
+        if (apply && ((server.isEmpty() && target.isEmpty()) || stream.isEmpty())) {
+            throw usage("--apply requires --target ID (or --server URL) and a stream: --stream NAME or the target's");
         }
         if (!apply && (server.isPresent() || creds.isPresent() || tlsCa.isPresent())) {
             throw usage("--server, --creds and --tls-ca are only used with --apply");
@@ -135,10 +179,12 @@ public final class StreamPlanCommand implements Callable<Integer> {
     }
 
     /** The same range and text as the configuration key, so operators see one rule. */
-    private int ackTimeoutSecs() {
+    private int ackTimeoutSecs(Optional<TargetConfig> target) {
         ConfigKey key = ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS;
-        check(key.rule().check(key.keyName(), ackTimeout));
-        return Integer.parseInt(ackTimeout.trim());
+        String value = ackTimeout.or(() -> target.map(t -> Long.toString(t.ackTimeout().toSeconds())))
+            .orElse(key.defaultValue().orElseThrow());
+        check(key.rule().check(key.keyName(), value));
+        return Integer.parseInt(value.trim());
     }
 
     private Optional<QueueSizing> queueSizing() {
@@ -152,7 +198,10 @@ public final class StreamPlanCommand implements Callable<Integer> {
         }
     }
 
-    private ConnectionSettings connectionSettings() {
+    private ConnectionSettings connectionSettings(Optional<TargetConfig> target) {
+        if (target.isPresent()) {
+            return ConnectionSettings.from(target.get());
+        }
         try {
             ConnectionSettings.Builder b = ConnectionSettings.builder(server.orElseThrow());
             creds.ifPresent(f -> b.credentialsFile(f.toAbsolutePath()));

@@ -1,11 +1,13 @@
 package dev.jetsink.server.cli;
 
 import dev.jetsink.server.ExitCode;
+import io.nats.client.NKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -122,6 +124,92 @@ class CheckConfigCommandTest {
         env.put("RUSTFS_NOTIFY_NATS_CREDENTIALS_FILE_PRIMARY", dir.resolve("missing.creds").toString());
         assertThat(run(env)).isEqualTo(ExitCode.OK);
         assertThat(output.toString()).contains("warnings:").contains("credentials_file file is not readable");
+    }
+
+    @Test
+    void aGoodSeedFileIsShownByPathAndItsSeedNeverPrinted() throws Exception {
+        String seed = new String(NKey.createUser(new SecureRandom()).getSeed());
+        Path file = Files.writeString(dir.resolve("user.nk"), seed + "\n");
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_NKEY_SEED_FILE_PRIMARY", file.toString());
+
+        assertThat(run(env)).as(output.toString()).isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("auth:           nkey seed file " + file).doesNotContain(seed)
+            .doesNotContain(seed.substring(2, 12));
+    }
+
+    @Test
+    void aMissingSeedFileIsAnErrorNamingTheVariableAndTheFile() {
+        Path missing = dir.resolve("missing.nk");
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_NKEY_SEED_FILE_PRIMARY", missing.toString());
+
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("errors:").contains("RUSTFS_NOTIFY_NATS_NKEY_SEED_FILE_PRIMARY")
+            .contains("nkey_seed_file file does not exist: " + missing)
+            .contains("configuration is invalid: 1 error(s)");
+    }
+
+    @Test
+    void anUnreadableSeedFileIsAnError() throws IOException {
+        // /proc/self/mem refuses a plain read even to root, who reads a file of any mode
+        Path unreadable = Files.createSymbolicLink(dir.resolve("unreadable.nk"), Path.of("/proc/self/mem"));
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_NKEY_SEED_FILE_PRIMARY", unreadable.toString());
+
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("nkey_seed_file file is not readable: " + unreadable);
+    }
+
+    @Test
+    void aMalformedSeedIsAnErrorAndItsTextIsNeverPrinted() throws Exception {
+        String seed = new String(NKey.createUser(new SecureRandom()).getSeed());
+        String broken = seed.substring(0, seed.length() - 4) + "ZZZZ";
+        Path file = Files.writeString(dir.resolve("broken.nk"), broken);
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_NKEY_SEED_FILE_PRIMARY", file.toString());
+
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("nkey_seed_file file does not hold an NKey seed")
+            .doesNotContain(broken).doesNotContain(broken.substring(2, 12));
+    }
+
+    @Test
+    void aSeedFileWithAnotherAuthMethodIsAnError() throws Exception {
+        Path file = Files.writeString(dir.resolve("user.nk"), new String(NKey.createUser(new SecureRandom()).getSeed()));
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_NKEY_SEED_FILE_PRIMARY", file.toString());
+        env.put("RUSTFS_NOTIFY_NATS_TOKEN_PRIMARY", "tok-SECRET");
+
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("only one auth method").doesNotContain("SECRET");
+    }
+
+    @Test
+    void jetStreamDomainIsShownAndABadOneIsAnError() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_DOMAIN_PRIMARY", "hub");
+        assertThat(run(env)).isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("js domain:      hub");
+
+        output.getBuffer().setLength(0);
+        env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_DOMAIN_PRIMARY", "hub.east");
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("RUSTFS_NOTIFY_NATS_JETSTREAM_DOMAIN_PRIMARY")
+            .contains("jetstream_domain must be one token");
+    }
+
+    @Test
+    void jetStreamApiPrefixIsShownAndExcludesADomain() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_API_PREFIX_PRIMARY", "$JS.hub.API");
+        assertThat(run(env)).isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("js api prefix:  $JS.hub.API");
+
+        output.getBuffer().setLength(0);
+        env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_DOMAIN_PRIMARY", "hub");
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("exclude each other");
     }
 
     @Test

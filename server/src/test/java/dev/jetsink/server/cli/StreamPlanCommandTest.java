@@ -169,10 +169,10 @@ class StreamPlanCommandTest {
     }
 
     @Test
-    void applyNeedsAServerAndAnExplicitStreamName() {
+    void applyNeedsATargetOrAServerAndAStreamName() {
         CliRun noServer = CliRun.of("stream-plan", "--apply", "--stream", "EVENTS");
         assertThat(noServer.exitCode).isEqualTo(ExitCode.USAGE);
-        assertThat(noServer.err).contains("--apply requires --server URL and --stream NAME");
+        assertThat(noServer.err).contains("--apply requires --target ID (or --server URL) and a stream");
         CliRun noStream = CliRun.of("stream-plan", "--apply", "--server", "127.0.0.1:4222");
         assertThat(noStream.exitCode).isEqualTo(ExitCode.USAGE);
         assertThat(noStream.out).isEmpty();
