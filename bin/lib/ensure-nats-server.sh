@@ -21,8 +21,13 @@ jetsink_cache_dir() {
   printf '%s/jetsink' "${XDG_CACHE_HOME:-$HOME/.cache}"
 }
 
-# The Debian mirror this machine's apt already uses (not the security archive).
+# The Debian mirror: JETSINK_DEBIAN_MIRROR, else the one this machine's apt already uses (not the
+# security archive).
 _jetsink_debian_mirror() {
+  if [ -n "${JETSINK_DEBIAN_MIRROR:-}" ]; then
+    printf '%s' "$JETSINK_DEBIAN_MIRROR"
+    return
+  fi
   local uri=
   uri=$(grep -h '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{print $2}' | grep -v -- '-security' | head -n1 || true)
   [ -n "$uri" ] || uri=$(grep -h '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null \
@@ -71,16 +76,20 @@ _jetsink_suite_version() {
 
 # _jetsink_fetch_suite SUITE: prints the cached binary of SUITE's nats-server, fetching it if needed.
 _jetsink_fetch_suite() {
-  local suite=$1 cache version target work deb
+  local suite=$1 cache version= target work deb
   cache=$(jetsink_cache_dir)/nats-server
+  local refreshed=0
   if _jetsink_refresh_suite "$suite"; then
+    refreshed=1
     version=$(_jetsink_suite_version "$suite")
   fi
   if [ -z "${version:-}" ]; then
     # No index (offline?): the binary this suite gave last time, if any.
     version=$(cat "$cache/suite-$suite" 2>/dev/null || true)
     if [ -z "$version" ] || [ ! -x "$cache/$version/nats-server" ]; then
-      echo "jetsink: cannot find nats-server in Debian's $suite suite, and none was fetched from it before" >&2
+      echo "jetsink: cannot find nats-server in Debian's $suite suite ($(_jetsink_debian_mirror)), and none was fetched from it before" >&2
+      [ "$refreshed" = 1 ] && grep -h -E '^(W|E):' "$(jetsink_cache_dir)/apt/$suite/update.log" 2>/dev/null \
+        | tail -n 2 | sed 's/^/         /' >&2
       return 1
     fi
     echo "jetsink: Debian's $suite index is unavailable; using nats-server $version fetched from it before" >&2
