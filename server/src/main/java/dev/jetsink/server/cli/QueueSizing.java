@@ -14,10 +14,11 @@ public record QueueSizing(double peakRate, long outageSecs) {
     /** Headroom suggested above the computed figure, in percent. */
     static final int HEADROOM_PERCENT = 25;
     /**
-     * Approximate on-disk bytes a queue entry takes beyond its payload: record framing and
-     * checksum, sequence, times, msg id, and typical bucket/object/event strings.
+     * Approximate on-disk bytes a queue entry takes beyond its payload: 44 B of record framing and
+     * fixed fields ({@code RecordCodec}), a 36-character msg id, and typical bucket, object key,
+     * event name and content type strings.
      */
-    static final int ENTRY_OVERHEAD_BYTES = 100;
+    static final int ENTRY_OVERHEAD_BYTES = 130;
 
     public QueueSizing {
         if (!(peakRate > 0) || Double.isInfinite(peakRate)) {

@@ -25,7 +25,8 @@ class QueueSizingTest {
 
     @Test
     void diskEstimateIsPayloadPlusEntryOverheadPerEntry() {
-        assertThat(new QueueSizing(1, 80).diskBytes(900)).isEqualTo(100L * 1000);
+        // 100 entries (80 + 25 %) of 870 B payload and 130 B of record overhead
+        assertThat(new QueueSizing(1, 80).diskBytes(870)).isEqualTo(100L * 1000);
     }
 
     @Test
