@@ -148,7 +148,7 @@ public final class Daemon implements AutoCloseable {
         RequestDeadlines deadlines = http.deadlines();
         for (TargetKind kind : TargetKind.values()) {
             routes.put("/" + kind.label(), new IngestHandler(kind, ingest, token, bodies, deadlines,
-                new IngestMetrics(registry, kind, runtime.clock())));
+                new IngestMetrics(registry, kind, runtime.clock(), () -> targets.get(kind).targets().size())));
         }
         FunctionCounter.builder("jetsink.http.idle.evicted", http, HttpFront::idleEvicted)
             .description("Idle HTTP connections closed to make room for a new one at the connection cap")
