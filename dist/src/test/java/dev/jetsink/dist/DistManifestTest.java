@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 class DistManifestTest {
 
     private static final Path MANIFEST = Path.of("..").toAbsolutePath().normalize().resolve("dist/kubernetes/jetsink.yaml");
+    private static final Path POD_MONITOR = MANIFEST.resolveSibling("jetsink-podmonitor.yaml");
     private static final Map<String, JsonNode> BY_KIND_AND_NAME = new LinkedHashMap<>();
 
     @BeforeAll
@@ -127,6 +128,24 @@ class DistManifestTest {
         assertThat(pod.path("terminationGracePeriodSeconds").asInt()).isGreaterThanOrEqualTo(sleep + 10 + 5);
         assertThat(pod.path("securityContext").path("runAsUser").asInt())
             .as("the numeric user of dist/container/Dockerfile").isEqualTo(10001);
+    }
+
+    @Test
+    void thePodMonitorScrapesEveryPodsMetricsUnderTheAlertRulesJob() throws IOException {
+        JsonNode monitor;
+        try (MappingIterator<JsonNode> docs = new YAMLMapper().readerFor(JsonNode.class).readValues(POD_MONITOR.toFile())) {
+            monitor = docs.readAll().stream().filter(d -> d != null && !d.isEmpty()).findFirst().orElseThrow();
+        }
+        assertThat(monitor.path("kind").asText()).isEqualTo("PodMonitor");
+        JsonNode labels = doc("StatefulSet/jetsink").path("spec").path("template").path("metadata").path("labels");
+        assertThat(monitor.path("spec").path("selector").path("matchLabels").size()).isPositive();
+        monitor.path("spec").path("selector").path("matchLabels").fields()
+            .forEachRemaining(e -> assertThat(labels.path(e.getKey()).asText()).as("PodMonitor selector").isEqualTo(e.getValue().asText()));
+        JsonNode endpoint = monitor.path("spec").path("podMetricsEndpoints").get(0);
+        assertThat(endpoint.path("port").asText()).isEqualTo(container().path("ports").get(0).path("name").asText());
+        assertThat(endpoint.path("path").asText()).isEqualTo("/metrics");
+        assertThat(labels.path(monitor.path("spec").path("jobLabel").asText()).asText())
+            .as("the job docs/prometheus-alerts.yml selects by default").isEqualTo("jetsink");
     }
 
     @Test

@@ -21,7 +21,9 @@ import dev.jetsink.server.http.HealthCheck;
 import dev.jetsink.server.http.HealthHandler;
 import dev.jetsink.server.http.HttpFront;
 import dev.jetsink.server.http.MetricsHandler;
-import dev.jetsink.server.http.ProbeHandler;
+import dev.jetsink.server.http.IntakeState;
+import dev.jetsink.server.http.LivenessHandler;
+import dev.jetsink.server.http.ReadinessHandler;
 import dev.jetsink.server.http.RequestDeadlines;
 import dev.jetsink.server.http.RequestTiming;
 import dev.jetsink.server.http.RootHandler;
@@ -146,16 +148,16 @@ public final class Daemon implements AutoCloseable {
         RequestDeadlines deadlines = http.deadlines();
         for (TargetKind kind : TargetKind.values()) {
             routes.put("/" + kind.label(), new IngestHandler(kind, ingest, token, bodies, deadlines,
-                new IngestMetrics(registry, kind, runtime.clock())));
+                new IngestMetrics(registry, kind, runtime.clock(), () -> targets.get(kind).targets().size())));
         }
         FunctionCounter.builder("jetsink.http.idle.evicted", http, HttpFront::idleEvicted)
             .description("Idle HTTP connections closed to make room for a new one at the connection cap")
             .register(registry);
         routes.put("/metrics", new MetricsHandler(registry));
-        routes.put("/health", new HealthHandler(health));
+        routes.put("/health", new HealthHandler(health, () -> intakes(targets)));
         AtomicBoolean stopping = new AtomicBoolean();
-        routes.put("/ready", ProbeHandler.readiness(stopping::get, () -> refusals(targets)));
-        routes.put("/live", ProbeHandler.liveness());
+        routes.put("/ready", new ReadinessHandler(stopping::get, () -> intakes(targets)));
+        routes.put("/live", new LivenessHandler());
         routes.put("/status", new StatusHandler(board, runtime.clock()));
         routes.put(AdminHandler.BASE, new AdminHandler(config.daemon().adminToken().map(BearerToken::new), admin,
             new AdminListing(targets, admin, healthPool), bodies, deadlines));
@@ -171,10 +173,10 @@ public final class Daemon implements AutoCloseable {
         return new Daemon(targets, registry, http, runtime, healthPool, stopping, JvmMeters.bind(registry));
     }
 
-    private static List<ProbeHandler.Refusal> refusals(Map<TargetKind, Targets> targets) {
-        List<ProbeHandler.Refusal> out = new ArrayList<>();
-        targets.values().forEach(t -> t.targets().forEach(n ->
-            n.intake().wouldRefuse().ifPresent(r -> out.add(new ProbeHandler.Refusal(n.displayId(), r)))));
+    private static List<IntakeState> intakes(Map<TargetKind, Targets> targets) {
+        List<IntakeState> out = new ArrayList<>();
+        targets.forEach((kind, t) -> t.targets().forEach(n ->
+            out.add(new IntakeState(kind, n.displayId(), n.intake().wouldRefuse()))));
         return out;
     }
 

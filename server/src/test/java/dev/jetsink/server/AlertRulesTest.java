@@ -25,6 +25,12 @@ import org.junit.jupiter.api.Test;
  */
 class AlertRulesTest {
     private static final Path DOCS = Path.of("..", "docs").toAbsolutePath().normalize();
+    private static final int RULES = 15;
+    /** The placeholders the shipped rules carry, and the substitution their header documents. */
+    private static final String JOB = "job=\"jetsink\"";
+    private static final String RUNBOOK_BASE = "https://jetsink.example.com/docs/OPERATIONS.md";
+    private static final String SED_JOB = "s|" + JOB + "|job=\"<your job>\"|g";
+    private static final String SED_BASE = "s|" + RUNBOOK_BASE + "|<your docs URL>|g";
 
     private static Path promtool() {
         Optional<Path> found = Stream.concat(
@@ -36,7 +42,11 @@ class AlertRulesTest {
     }
 
     private static String run(String... args) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(args).directory(DOCS.toFile()).redirectErrorStream(true).start();
+        return runIn(DOCS, args);
+    }
+
+    private static String runIn(Path dir, String... args) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(args).directory(dir.toFile()).redirectErrorStream(true).start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("promtool finished").isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(String.join(" ", args) + "\n" + out).isZero();
@@ -46,7 +56,7 @@ class AlertRulesTest {
     @Test
     void theRulesAreValidAndPassTheirUnitTests() throws Exception {
         String tool = promtool().toString();
-        assertThat(run(tool, "check", "rules", "prometheus-alerts.yml")).contains("SUCCESS: 13 rules found");
+        assertThat(run(tool, "check", "rules", "prometheus-alerts.yml")).contains("SUCCESS: " + RULES + " rules found");
         assertThat(run(tool, "test", "rules", "prometheus-alerts.test.yml")).contains("SUCCESS");
     }
 
@@ -55,8 +65,83 @@ class AlertRulesTest {
         List<String> alerts = Files.readAllLines(DOCS.resolve("prometheus-alerts.yml")).stream()
             .map(String::strip).filter(l -> l.startsWith("- alert: ")).map(l -> l.substring("- alert: ".length())).toList();
         String tests = Files.readString(DOCS.resolve("prometheus-alerts.test.yml"));
-        assertThat(alerts).hasSize(13);
+        assertThat(alerts).hasSize(RULES);
         assertThat(alerts).allSatisfy(a -> assertThat(tests).contains("alertname: " + a));
+    }
+
+    @Test
+    void everyAlertHasAFiringAndAQuietCase() throws Exception {
+        Map<String, Set<String>> cases = cases(Files.readAllLines(DOCS.resolve("prometheus-alerts.test.yml")));
+        for (String alert : alertBlocks().keySet()) {
+            assertThat(cases.getOrDefault(alert, Set.of())).as(alert + " cases").contains("firing", "quiet");
+        }
+    }
+
+    @Test
+    void theCaseCheckerSeesAnAlertWithoutAQuietCase() {
+        Map<String, Set<String>> cases = cases(List.of("      - eval_time: 5m", "        alertname: JetsinkX",
+            "        exp_alerts:", "          - exp_labels: {severity: warning}"));
+        assertThat(cases.get("JetsinkX")).containsExactly("firing");
+    }
+
+    @Test
+    void everyRuleCarriesASeverity() throws Exception {
+        assertThat(alertBlocks()).hasSize(RULES).allSatisfy((alert, block) -> assertThat(block)
+            .as(alert).containsAnyOf("severity: critical", "severity: warning"));
+    }
+
+    @Test
+    void theDocumentedSubstitutionReplacesEveryJobSelectorAndRunbookBase(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        String shipped = Files.readString(DOCS.resolve("prometheus-alerts.yml"));
+        assertThat(shipped).as("the header documents the substitution").contains(SED_JOB).contains(SED_BASE);
+        String jobLine = "sed -e 's|" + JOB + "|job=\"jetsink-eu\"|g'";
+        Path out = dir.resolve("jetsink-alerts.yml");
+        String sed = jobLine + " -e 's|" + RUNBOOK_BASE + "|https://wiki.example.org/ops/jetsink|g' "
+            + DOCS.resolve("prometheus-alerts.yml") + " > " + out;
+        runIn(dir, "sh", "-c", sed);
+        String site = Files.readString(out);
+        String rules = site.substring(site.indexOf("groups:"));
+        assertThat(rules).doesNotContain(JOB).doesNotContain(RUNBOOK_BASE).contains("up{job=\"jetsink-eu\"}")
+            .contains("runbook_url: \"https://wiki.example.org/ops/jetsink#jetsinkdown\"");
+        assertThat(runIn(dir, promtool().toString(), "check", "rules", out.toString()))
+            .contains("SUCCESS: " + RULES + " rules found");
+    }
+
+    /** Each alert of the rules file with the lines of its rule. */
+    private static Map<String, String> alertBlocks() throws IOException {
+        Map<String, String> blocks = new LinkedHashMap<>();
+        String alert = null;
+        StringBuilder block = new StringBuilder();
+        for (String line : Files.readAllLines(DOCS.resolve("prometheus-alerts.yml"))) {
+            String l = line.strip();
+            if (l.startsWith("- alert: ")) {
+                if (alert != null) {
+                    blocks.put(alert, block.toString());
+                }
+                alert = l.substring("- alert: ".length());
+                block.setLength(0);
+            }
+            block.append(l).append('\n');
+        }
+        if (alert != null) {
+            blocks.put(alert, block.toString());
+        }
+        return blocks;
+    }
+
+    /** For each alert name in a promtool test file: "quiet" when a case expects nothing, "firing" when one expects alerts. */
+    private static Map<String, Set<String>> cases(List<String> lines) {
+        Map<String, Set<String>> cases = new LinkedHashMap<>();
+        for (int i = 0; i < lines.size() - 1; i++) {
+            String l = lines.get(i).strip();
+            if (l.startsWith("alertname: ")) {
+                String expected = lines.get(i + 1).strip();
+                String kind = expected.equals("exp_alerts: []") ? "quiet" : expected.equals("exp_alerts:") ? "firing" : "?";
+                cases.computeIfAbsent(l.substring("alertname: ".length()), k -> new HashSet<>()).add(kind);
+            }
+        }
+        return cases;
     }
 
     @Test
@@ -72,9 +157,9 @@ class AlertRulesTest {
                 runbooks.put(alert, line.substring("runbook_url: ".length()).replace("\"", ""));
             }
         }
-        assertThat(runbooks.keySet()).as("alerts with a runbook_url").hasSize(13);
+        assertThat(runbooks.keySet()).as("alerts with a runbook_url").hasSize(RULES);
         assertThat(runbooks).allSatisfy((name, url) -> {
-            assertThat(url).startsWith("docs/OPERATIONS.md#");
+            assertThat(url).startsWith(RUNBOOK_BASE + "#");
             assertThat(anchors).as("OPERATIONS.md has the section " + url).contains(url.substring(url.indexOf('#') + 1));
         });
     }

@@ -85,6 +85,25 @@ class MetricsTest {
                 .containsEntry("jetsink_publish_attempts_total{kind=\"notify\",outcome=\"permanent\",target_id=\"_:nats\",target_type=\"nats\"}", 1.0);
             assertThat(m.keySet()).anyMatch(k -> k.startsWith("jetsink_publish_seconds_bucket{"));
             assertThat(m).containsEntry("jetsink_stream_verdict{kind=\"notify\",target_id=\"full:nats\",target_type=\"nats\"}", 0.0);
+            assertThat(m.get("jetsink_failed_oldest_age_seconds" + own)).as("the oversized event's record").isGreaterThan(0.0)
+                .isLessThan(DaemonHarness.AWAIT.toSeconds() + 5.0);
+            assertThat(m).containsEntry("jetsink_failed_oldest_age_seconds{kind=\"audit\",target_id=\"_:nats\",target_type=\"nats\"}", 0.0)
+                .containsEntry("jetsink_failed_retention_seconds" + own, 259200.0)
+                .containsEntry("jetsink_ingest_targets{kind=\"notify\"}", 2.0)
+                .containsEntry("jetsink_ingest_targets{kind=\"audit\"}", 1.0);
+        }
+    }
+
+    @Test
+    void aKindThatIsOffHasNoIngestTargetsSoNothingReceivedLeavesItAlone() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream()) {
+            h.with(Map.of("RUSTFS_AUDIT_ENABLE", "off")).start();
+            Map<String, Double> m = scrape(h);
+            assertThat(m).containsEntry("jetsink_ingest_targets{kind=\"notify\"}", 1.0)
+                .containsEntry("jetsink_ingest_targets{kind=\"audit\"}", 0.0)
+                .containsEntry("jetsink_ingest_last_event_timestamp_seconds{kind=\"audit\"}", 0.0);
+            assertThat(m.get("process_start_time_seconds")).as("the grace period after start is counted from it")
+                .isCloseTo(System.currentTimeMillis() / 1000.0, within(600.0));
         }
     }
 

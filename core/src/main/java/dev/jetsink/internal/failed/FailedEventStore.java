@@ -116,6 +116,8 @@ public final class FailedEventStore {
     private final ReentrantLock guard = new ReentrantLock();
     private TreeSet<StoredFile> index; // guarded by guard
     private volatile int count;
+    // The failed_at of the oldest record, cached beside the count so a scrape never takes the guard.
+    private volatile Optional<Instant> oldest = Optional.empty();
 
     private FailedEventStore(Path dir, String target, Limits limits, Clock clock, TreeSet<StoredFile> index) {
         this.dir = dir;
@@ -123,7 +125,7 @@ public final class FailedEventStore {
         this.limits = limits;
         this.clock = clock;
         this.index = index;
-        this.count = index.size();
+        cacheFromIndex();
     }
 
     /**
@@ -194,7 +196,7 @@ public final class FailedEventStore {
                 throw e;
             }
             index.add(file);
-            count = index.size();
+            cacheFromIndex();
             forceDirectory(dir);
         } finally {
             guard.unlock();
@@ -240,7 +242,7 @@ public final class FailedEventStore {
                 log.info("expired failed records removed: target={} removed={} retention={}", target, expired, limits.retention());
             }
             index = found;
-            count = found.size();
+            cacheFromIndex();
             return new MaintenanceReport(before, onDisk, expired, count);
         } finally {
             guard.unlock();
@@ -270,7 +272,7 @@ public final class FailedEventStore {
                     index.remove(f);
                 }
             } finally {
-                count = index.size();
+                cacheFromIndex();
                 forceDirectory(dir);
             }
         } finally {
@@ -281,6 +283,25 @@ public final class FailedEventStore {
     /** Records in the store, from the cache (the {@code failed_store_length} gauge). */
     public int count() {
         return count;
+    }
+
+    /**
+     * How long ago the oldest record failed, from the cache; empty when the store holds none (the
+     * {@code jetsink_failed_oldest_age_seconds} gauge: maintenance deletes it at {@link Limits#retention}).
+     */
+    public Optional<Duration> oldestAge() {
+        return oldest.map(at -> Duration.between(at, clock.instant()));
+    }
+
+    /** The store's bounds. */
+    public Limits limits() {
+        return limits;
+    }
+
+    // Under the guard (or in the constructor): the cached count and oldest follow the index.
+    private void cacheFromIndex() {
+        count = index.size();
+        oldest = index.isEmpty() ? Optional.empty() : Optional.of(index.first().failedAt());
     }
 
     /** The target's display id. */
@@ -312,7 +333,7 @@ public final class FailedEventStore {
             StoredFile oldest = index.first();
             Files.deleteIfExists(oldest.path());
             index.remove(oldest);
-            count = index.size();
+            cacheFromIndex();
             log.warn("failed store at its bound, oldest record deleted: target={} limit={} file={} msg_id={}",
                     target, limits.maxRecords(), oldest.fileName(), oldest.msgId());
         }

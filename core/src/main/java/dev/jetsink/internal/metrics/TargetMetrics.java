@@ -82,6 +82,7 @@ public final class TargetMetrics implements LifecycleListener {
                 t -> t.oldestAge().map(d -> d.toMillis() / 1000.0).orElse(0.0)).tags(own)
             .description("age of the oldest queued entry, 0 when the queue is empty").register(registry));
         meters.addAll(capacity(target, own));
+        target.failedStore().ifPresent(store -> meters.addAll(failedStore(store, own)));
         meters.add(Gauge.builder("jetsink_last_ack_timestamp_seconds", target,
                 t -> t.counters().lastAck().map(i -> i.toEpochMilli() / 1000.0).orElse(0.0)).tags(own)
             .description("Unix time of the last publish ack, 0 before the first").register(registry));
@@ -118,6 +119,19 @@ public final class TargetMetrics implements LifecycleListener {
                 .register(registry));
         });
         return meters;
+    }
+
+    /**
+     * How close the failed store's oldest record is to being expired: its age and the retention
+     * that deletes it, so an alert can page while the evidence is still on disk.
+     */
+    private List<Meter> failedStore(FailedEventStore store, Tags own) {
+        return List.of(
+            Gauge.builder("jetsink_failed_oldest_age_seconds", store,
+                    s -> s.oldestAge().map(d -> d.toMillis() / 1000.0).orElse(0.0)).tags(own)
+                .description("age of the oldest record in the failed-events store, 0 when it is empty").register(registry),
+            Gauge.builder("jetsink_failed_retention_seconds", store, s -> s.limits().retention().toSeconds()).tags(own)
+                .description("failed-events records older than this are deleted").register(registry));
     }
 
     /** Removes every meter {@link #register} bound for {@code target}; its series leave the scrape. */

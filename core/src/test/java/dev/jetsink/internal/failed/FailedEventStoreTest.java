@@ -184,6 +184,26 @@ class FailedEventStoreTest {
     }
 
     @Test
+    void oldestAgeFollowsTheOldestRecordThroughRemovalAndExpiry() throws IOException {
+        FailedEventStore store = FailedEventStore.open(queueDir, TARGET, clock);
+        assertThat(store.oldestAge()).isEmpty();
+        FailedEventStore.StoredFile first = store.write(record(1, "m-1", T0, payload(1)));
+        store.write(record(2, "m-2", T0.plus(Duration.ofHours(1)), payload(2)));
+
+        clock.set(T0.plus(Duration.ofHours(48)));
+        assertThat(store.oldestAge()).hasValue(Duration.ofHours(48));
+
+        store.remove(List.of(first));
+        assertThat(store.oldestAge()).as("the next oldest").hasValue(Duration.ofHours(47));
+        assertThat(FailedEventStore.open(queueDir, TARGET, clock).oldestAge()).as("seeded at open")
+                .hasValue(Duration.ofHours(47));
+
+        clock.set(T0.plus(Duration.ofHours(73)).plusMillis(1));
+        store.maintain();
+        assertThat(store.oldestAge()).as("expired").isEmpty();
+    }
+
+    @Test
     void countIsSeededFromTheDirectoryAtOpen() throws IOException {
         FailedEventStore first = FailedEventStore.open(queueDir, TARGET, clock);
         for (int i = 1; i <= 3; i++) {

@@ -95,6 +95,8 @@ class TargetMetricsTest {
                 metrics.register(t);
                 Meters m = new Meters(registry, kind, config.id() + ":nats");
                 assertThat(t.queueLength()).isEqualTo(1);
+                assertThat(m.ownGauge("jetsink_failed_oldest_age_seconds")).as("no failed record yet").isZero();
+                assertThat(m.ownGauge("jetsink_failed_retention_seconds")).isEqualTo(72 * 3600);
 
                 // queue_limit is 4: three more fit, the next is rejected at ingest.
                 for (int i = 0; i < 3; i++) {
@@ -146,6 +148,10 @@ class TargetMetricsTest {
                 assertThat(m.counter("jetsink_queue_corrupt_records")).isEqualTo(1);
                 assertThat(events.all(LifecycleEvent.MovedToFailedStore.class).get(0).outcome().cause())
                     .isEqualTo(Outcome.Cause.MESSAGE_TOO_LARGE);
+                double age = m.ownGauge("jetsink_failed_oldest_age_seconds");
+                clock.advance(Duration.ofHours(50));
+                assertThat(m.ownGauge("jetsink_failed_oldest_age_seconds")).as("the record ages on the target's clock")
+                    .isEqualTo(age + 50 * 3600);
                 assertEveryMeterIsLabelled(registry, config.id() + ":nats");
             } finally {
                 t.close();
