@@ -25,7 +25,14 @@ public record ConfigProblem(String target, String variable, String message, Cate
         /** The config file cannot be read or has a malformed line. */
         FILE,
         /** A warning: the configuration runs, but something deserves a look. */
-        WARNING
+        WARNING,
+        /**
+         * A TLS, CA or {@code .creds} file a target names is missing or unreadable. The daemon
+         * starts the target and retries its connection, since the file may still appear (a secret
+         * mounted or a certificate issued after start), so it is filed with the warnings; the
+         * target delivers nothing until it does, and {@code check-config} reports it as an error.
+         */
+        MISSING_FILE
     }
 
     /**

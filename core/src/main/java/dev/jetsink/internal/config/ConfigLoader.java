@@ -57,6 +57,8 @@ public final class ConfigLoader {
         }
         Globals globals = new Globals(merged, errors);
         unknownDaemonVariables(merged, errors);
+        mistypedPrefixes(merged, warnings);
+        warnings.addAll(DuplicateTargets.find(targets));
         BigDecimal scale = new BigDecimal(globals.get(GlobalSetting.BACKOFF_SCALE));
         if (scale.compareTo(BigDecimal.ONE) != 0) {
             warnings.add(ConfigProblem.warning("daemon", GlobalSetting.BACKOFF_SCALE.variable(),
@@ -184,6 +186,28 @@ public final class ConfigLoader {
             .forEach(name -> errors.add(new ConfigProblem("daemon", name,
                 KeySuggestion.unknownKeyMessage(name, KeySuggestion.nearest(name, known)),
                 ConfigProblem.Category.UNKNOWN_KEY)));
+    }
+
+    /*
+     * A variable whose prefix is a typo of one jetsink reads (RUSTFS_AUIDT_NATS_ENABLE) is read by
+     * nobody, so the setting silently does not apply. Only a warning: the environment is shared
+     * with the store and other programs, whose names jetsink cannot know.
+     */
+    private static void mistypedPrefixes(Map<String, String> variables, List<ConfigProblem> warnings) {
+        List<String> prefixes = new ArrayList<>();
+        for (TargetKind kind : TargetKind.values()) {
+            prefixes.add(kind.envPrefix());
+        }
+        prefixes.add(GlobalSetting.DAEMON_PREFIX);
+        List<String> globals = java.util.Arrays.stream(GlobalSetting.values()).map(GlobalSetting::variable)
+            .filter(v -> !v.startsWith(GlobalSetting.DAEMON_PREFIX)).toList();
+        variables.keySet().stream().sorted()
+            .filter(name -> !globals.contains(name) && !GlobalSetting.TOOL_VARIABLES.contains(name))
+            .forEach(name -> KeySuggestion.forMistypedPrefix(name, prefixes)
+                .or(() -> KeySuggestion.nearest(name, globals)
+                    .filter(g -> KeySuggestion.distance(name, g) <= KeySuggestion.MAX_PREFIX_EDITS))
+                .ifPresent(suggestion -> warnings.add(ConfigProblem.warning("global", name,
+                    name + " is not a variable jetsink reads, so it has no effect (did you mean " + suggestion + "?)"))));
     }
 
     /** Global values, each validated once; an invalid value is reported and read as its default. */

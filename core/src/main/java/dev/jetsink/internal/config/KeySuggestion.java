@@ -39,6 +39,52 @@ final class KeySuggestion {
         return Optional.ofNullable(bestVariable);
     }
 
+    /**
+     * For a variable under none of {@code prefixes}: the same variable under the prefix its head
+     * nearly spells, so {@code RUSTFS_AUIDT_NATS_ENABLE} suggests {@code RUSTFS_AUDIT_NATS_ENABLE}.
+     * The head is tried with one token fewer and one more than the prefix has, for a dropped or an
+     * added underscore. At most two edits: a store's other targets share the start of the name
+     * ({@code RUSTFS_NOTIFY_MQTT_} is three edits from {@code RUSTFS_NOTIFY_NATS_}).
+     *
+     * @param prefixes known prefixes, each ending in {@code _}
+     */
+    public static Optional<String> forMistypedPrefix(String variable, Collection<String> prefixes) {
+        String bestVariable = null;
+        int bestDistance = MAX_PREFIX_EDITS + 1;
+        for (String prefix : prefixes) {
+            if (variable.startsWith(prefix)) {
+                return Optional.empty();
+            }
+            int tokens = (int) prefix.chars().filter(c -> c == '_').count();
+            for (int n = Math.max(1, tokens - 1); n <= tokens + 1; n++) {
+                int end = nthUnderscore(variable, n);
+                if (end < 0 || end + 1 >= variable.length()) {
+                    continue;
+                }
+                int d = distance(variable.substring(0, end + 1), prefix);
+                if (d < bestDistance && d * 2 < prefix.length()) {
+                    bestDistance = d;
+                    bestVariable = prefix + variable.substring(end + 1);
+                }
+            }
+        }
+        return Optional.ofNullable(bestVariable);
+    }
+
+    /** Prefix typos are kept to two edits; see {@link #forMistypedPrefix}. */
+    static final int MAX_PREFIX_EDITS = 2;
+
+    private static int nthUnderscore(String s, int n) {
+        int at = -1;
+        for (int i = 0; i < n; i++) {
+            at = s.indexOf('_', at + 1);
+            if (at < 0) {
+                return -1;
+            }
+        }
+        return at;
+    }
+
     /** The unknown-key text, with a suggestion when one is close. */
     static String unknownKeyMessage(String name, Optional<String> suggestion) {
         return "unknown configuration key " + name + suggestion.map(s -> " (did you mean " + s + "?)").orElse("");

@@ -96,17 +96,18 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
             } catch (Unreadable e) {
                 errors.add(ConfigProblem.value(displayId(), raw.variable(), e.getMessage()));
             }
-            if (key == ConfigKey.QUEUE_LIMIT && fallsBack(raw.value())) {
-                warnings.add(ConfigProblem.warning(displayId(), raw.variable(), "queue_limit " + raw.value()
-                    + " is not a positive whole number; using " + TargetSettings.DEFAULT_QUEUE_LIMIT));
+            if (key == ConfigKey.QUEUE_LIMIT && isZero(raw.value())) {
+                warnings.add(ConfigProblem.warning(displayId(), raw.variable(), "queue_limit 0 means the default; using "
+                    + TargetSettings.DEFAULT_QUEUE_LIMIT));
             }
         });
         return new Read(settings, errors, warnings);
     }
 
     /**
-     * {@code value} as {@code key}'s type. {@code queue_limit} never fails: unparsable, zero or
-     * negative means the default (the origin system reads an unsigned count).
+     * {@code value} as {@code key}'s type. {@code queue_limit} 0 means the default, as in the origin
+     * system; anything but a whole number of at least 0 is unreadable, never a silent default: the
+     * daemon would run with a limit the operator did not write.
      *
      * @throws Unreadable naming the key when the value does not have the key's form
      */
@@ -125,7 +126,7 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
                     throw new Unreadable(key.keyName() + " is not a valid path: " + v);
                 }
             }
-            case QUEUE_LIMIT -> fallsBack(v) ? TargetSettings.DEFAULT_QUEUE_LIMIT : Long.parseLong(v);
+            case QUEUE_LIMIT -> queueLimit(v);
             case JETSTREAM_ACK_TIMEOUT_SECS -> Duration.ofSeconds(wholeNumber(key, v));
             case PUBLISH_WINDOW -> wholeNumber(key, v);
             case MSG_ID -> MsgIdMode.parse(v).orElseThrow(() ->
@@ -144,11 +145,25 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
         }
     }
 
-    private static boolean fallsBack(String value) {
+    private static long queueLimit(String value) {
+        long n;
         try {
-            return Long.parseLong(value.trim()) <= 0;
+            n = Long.parseLong(value);
         } catch (NumberFormatException e) {
-            return true;
+            n = -1;
+        }
+        if (n < 0) {
+            throw new Unreadable(ConfigKey.QUEUE_LIMIT.keyName() + " must be a whole number of entries, without"
+                + " separators (0 means the default " + TargetSettings.DEFAULT_QUEUE_LIMIT + "): " + value);
+        }
+        return n == 0 ? TargetSettings.DEFAULT_QUEUE_LIMIT : n;
+    }
+
+    private static boolean isZero(String value) {
+        try {
+            return Long.parseLong(value.trim()) == 0;
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 

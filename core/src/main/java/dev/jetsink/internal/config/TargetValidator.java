@@ -248,11 +248,13 @@ public final class TargetValidator {
         }
 
         // File contents are a connection matter (DESIGN.md "NATS connection"): the target runs and
-        // retries, so only warn.
+        // retries, so the daemon only warns; the category lets check-config fail it.
         void unreadable(ConfigKey key) {
             pathOf(key).filter(p -> p.isAbsolute() && !Files.isReadable(p))
-                .ifPresent(p -> warnings.add(ConfigProblem.warning(in.displayId(), in.origin(key).variable(),
-                    term(key) + " file is not readable: " + p)));
+                .ifPresent(p -> warnings.add(new ConfigProblem(in.displayId(), in.origin(key).variable(),
+                    term(key) + " file " + (Files.exists(p) ? "is not readable" : "does not exist") + ": " + p
+                        + " (the target cannot connect until it is there)",
+                    ConfigProblem.Category.MISSING_FILE)));
         }
     }
 }

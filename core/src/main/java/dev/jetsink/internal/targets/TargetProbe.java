@@ -14,11 +14,13 @@ import io.nats.client.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A one-off check that a target configuration works before it is applied (the admin validation
- * path, DESIGN.md "Admin API"): connect with the target's own settings and, on the JetStream path,
- * run the stream validation, all within one bound. It opens no queue and touches no running target;
+ * path, DESIGN.md "Admin API", and {@code check-config --connect}): connect with the target's own
+ * settings and, on the JetStream path, run the stream validation, on the Core path a flush round
+ * trip, all within one bound. It opens no queue and touches no running target;
  * its connection is closed before it returns.
  */
 public final class TargetProbe {
@@ -32,9 +34,12 @@ public final class TargetProbe {
         /**
          * The server answered and (JetStream) the stream passed; {@code advice} is what a passing
          * validation logs as warnings.
+         *
+         * @param serverVersion the version the server announced, e.g. {@code 2.15.1}
          */
-        record Reachable(List<String> advice) implements Result {
+        record Reachable(String serverVersion, List<String> advice) implements Result {
             public Reachable {
+                Objects.requireNonNull(serverVersion, "serverVersion");
                 advice = List.copyOf(advice);
             }
         }
@@ -70,8 +75,15 @@ public final class TargetProbe {
             return new Result.Refused(e.getMessage(), false);
         }
         try {
+            String version = c.getServerInfo().getVersion();
             if (!config.jetstreamEnabled()) {
-                return new Result.Reachable(List.of());
+                try {
+                    c.flush(deadline.expired() ? Duration.ofMillis(1) : deadline.remaining());
+                } catch (TimeoutException e) {
+                    return new Result.Refused("connected, but the server did not answer within " + bound.toMillis() + " ms",
+                        false);
+                }
+                return new Result.Reachable(version, List.of());
             }
             String stream = config.streamName().orElseThrow();
             // A private verdict and no listener: the probe must leave no trace on running targets.
@@ -82,7 +94,7 @@ public final class TargetProbe {
             if (result instanceof ValidationResult.Failed f) {
                 return new Result.Refused("stream validation failed: " + f.message(), f.has(ValidationResult.Cause.SEALED));
             }
-            return new Result.Reachable(((ValidationResult.Passed) result).advice());
+            return new Result.Reachable(version, ((ValidationResult.Passed) result).advice());
         } finally {
             c.close();
         }

@@ -315,4 +315,43 @@ class ConfigLoaderTest {
             .anySatisfy(m -> assertThat(m).contains("relative/***"))
             .allSatisfy(m -> assertThat(m).doesNotContain("tok-s3cret"));
     }
+
+    @Test
+    void aMistypedPrefixIsAWarningWithTheVariableItMeant() {
+        Map<String, String> env = notifyTarget();
+        env.put("RUSTFS_AUIDT_NATS_ENABLE", "on");
+        env.put("RUSTFS_NOTIFY_NAT_QUEUE_LIMIT", "5");
+        env.put("RUSTFS_AUDIT_ENABLED", "on");
+        env.put("RUSTFS_NOTIFY_WEBHOOK_ENABLE", "on");
+        LoadedConfig loaded = load(env);
+        assertThat(loaded.errors()).isEmpty();
+        assertThat(loaded.config().warnings()).extracting(ConfigProblem::message).containsExactly(
+            "RUSTFS_AUDIT_ENABLED is not a variable jetsink reads, so it has no effect (did you mean RUSTFS_AUDIT_ENABLE?)",
+            "RUSTFS_AUIDT_NATS_ENABLE is not a variable jetsink reads, so it has no effect"
+                + " (did you mean RUSTFS_AUDIT_NATS_ENABLE?)",
+            "RUSTFS_NOTIFY_NAT_QUEUE_LIMIT is not a variable jetsink reads, so it has no effect"
+                + " (did you mean RUSTFS_NOTIFY_NATS_QUEUE_LIMIT?)");
+    }
+
+    @Test
+    void twoJetStreamTargetsOnOneStreamAndSubjectAreAWarningNamingBoth() {
+        Map<String, String> env = new HashMap<>();
+        for (String id : new String[] {"A", "B", "C"}) {
+            env.put("RUSTFS_NOTIFY_NATS_ENABLE_" + id, "on");
+            env.put("RUSTFS_NOTIFY_NATS_ADDRESS_" + id, "127.0.0.1:4222");
+            env.put("RUSTFS_NOTIFY_NATS_SUBJECT_" + id, "rustfs.events.{bucket}");
+            env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_ENABLE_" + id, "on");
+            env.put("RUSTFS_NOTIFY_NATS_JETSTREAM_STREAM_NAME_" + id, "EVENTS");
+            env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR_" + id, "/var/lib/jetsink");
+        }
+        env.put("RUSTFS_NOTIFY_NATS_SUBJECT_C", "rustfs.other.{bucket}");
+        LoadedConfig loaded = load(env);
+        assertThat(loaded.errors()).isEmpty();
+        assertThat(loaded.config().warnings()).singleElement().satisfies(w -> {
+            assertThat(w.target()).isEqualTo("notify b:nats");
+            assertThat(w.variable()).isEqualTo("RUSTFS_NOTIFY_NATS_ENABLE_B");
+            assertThat(w.message()).isEqualTo("publishes to stream EVENTS subject rustfs.events.{bucket} like notify a:nats:"
+                + " every event is stored twice (each target gives its own message ids)");
+        });
+    }
 }

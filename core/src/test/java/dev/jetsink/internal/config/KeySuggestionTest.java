@@ -34,4 +34,24 @@ class KeySuggestionTest {
         assertThat(KeySuggestion.unknownKeyMessage("X", java.util.Optional.empty()))
             .isEqualTo("unknown configuration key X");
     }
+
+    private static final List<String> PREFIXES = List.of("RUSTFS_NOTIFY_NATS_", "RUSTFS_AUDIT_NATS_", "JETSINK_");
+
+    @Test
+    void aMistypedPrefixSuggestsTheVariableUnderTheRightOne() {
+        assertThat(KeySuggestion.forMistypedPrefix("RUSTFS_AUIDT_NATS_ENABLE", PREFIXES)).contains("RUSTFS_AUDIT_NATS_ENABLE");
+        assertThat(KeySuggestion.forMistypedPrefix("RUSTFS_NOTIFY_NAT_QUEUE_LIMIT", PREFIXES))
+            .contains("RUSTFS_NOTIFY_NATS_QUEUE_LIMIT");
+        assertThat(KeySuggestion.forMistypedPrefix("RUSTFS_NOTIFYNATS_ENABLE", PREFIXES)).contains("RUSTFS_NOTIFY_NATS_ENABLE");
+        assertThat(KeySuggestion.forMistypedPrefix("JETSNK_ADMIN_TOKEN", PREFIXES)).contains("JETSINK_ADMIN_TOKEN");
+    }
+
+    @Test
+    void theStoresOtherTargetsAndKnownPrefixesGetNoPrefixSuggestion() {
+        for (String v : List.of("RUSTFS_NOTIFY_MQTT_ENABLE", "RUSTFS_NOTIFY_WEBHOOK_ENABLE_X", "RUSTFS_AUDIT_KAFKA_ENABLE",
+                "RUSTFS_NOTIFY_NSQ_ENABLE", "RUSTFS_NOTIFY_NATS_ENABLE", "JETSINK_ADMIN_TOKEN", "PATH", "JAVA_HOME",
+                "RUSTFS_NOTIFY_NAT_")) {
+            assertThat(KeySuggestion.forMistypedPrefix(v, PREFIXES)).as(v).isEmpty();
+        }
+    }
 }

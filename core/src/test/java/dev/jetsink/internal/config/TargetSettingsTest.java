@@ -97,7 +97,7 @@ class TargetSettingsTest {
         TargetInput.Read read = input.read();
         assertThat(read.settings().build().queueLimit()).isEqualTo(TargetSettings.DEFAULT_QUEUE_LIMIT);
         assertThat(read.warnings()).extracting(ConfigProblem::message)
-            .containsExactly("queue_limit 0 is not a positive whole number; using 100000");
+            .containsExactly("queue_limit 0 means the default; using 100000");
         assertThat(read.errors()).extracting(ConfigProblem::variable).containsExactly("RUSTFS_NOTIFY_NATS_TLS_REQUIRED");
     }
 

@@ -266,24 +266,37 @@ class TargetValidatorTest {
     }
 
     @Test
-    void unparsableZeroOrNegativeQueueLimitMeansTheDefaultWithAWarning() {
-        for (String v : List.of("lots", "0", "-5")) {
-            TargetValidation result = check(with("queue_limit", v));
-            assertThat(result.target().orElseThrow().queueLimit()).isEqualTo(100_000);
-            assertThat(result.warnings()).extracting(ConfigProblem::message)
-                .containsExactly("queue_limit " + v + " is not a positive whole number; using 100000");
-        }
+    void zeroQueueLimitMeansTheDefaultWithAWarning() {
+        TargetValidation result = check(with("queue_limit", "0"));
+        assertThat(result.target().orElseThrow().queueLimit()).isEqualTo(100_000);
+        assertThat(result.warnings()).extracting(ConfigProblem::message)
+            .containsExactly("queue_limit 0 means the default; using 100000");
     }
 
     @Test
-    void unreadableTlsAndCredentialsFilesAreWarningsNotErrors() throws IOException {
+    void aMalformedOrNegativeQueueLimitIsAnErrorNeverTheDefault() {
+        for (String v : List.of("225_000", "lots", "-5", "1e5", "225,000")) {
+            TargetValidation result = check(with("queue_limit", v));
+            assertThat(result.target()).as(v).isEmpty();
+            assertThat(result.errors()).extracting(ConfigProblem::message).as(v).containsExactly(
+                "queue_limit must be a whole number of entries, without separators (0 means the default 100000): " + v);
+        }
+        assertThat(check(with("queue_limit", "225000")).target().orElseThrow().queueLimit()).isEqualTo(225_000);
+    }
+
+    @Test
+    void missingTlsAndCredentialsFilesAreFiledAsMissingFilesNotErrors() throws IOException {
         Path ca = Files.writeString(dir.resolve("ca.pem"), "pem");
         Map<String, String> kv = with("tls_ca", ca.toString());
         kv.put("credentials_file", dir.resolve("missing.creds").toString());
+        kv.put("tls_client_cert", dir.resolve("missing-cert.pem").toString());
+        kv.put("tls_client_key", ca.toString());
         TargetValidation v = check(kv);
-        assertThat(v.valid()).isTrue();
-        assertThat(v.warnings()).extracting(ConfigProblem::variable).containsExactly("credentials_file");
-        assertThat(v.warnings().get(0).message()).startsWith("credentials_file file is not readable: ");
+        assertThat(v.valid()).as("the daemon starts the target and retries its connection").isTrue();
+        assertThat(v.warnings()).extracting(ConfigProblem::variable).containsExactly("credentials_file", "tls_client_cert");
+        assertThat(v.warnings()).extracting(ConfigProblem::category).containsOnly(ConfigProblem.Category.MISSING_FILE);
+        assertThat(v.warnings().get(0).message()).isEqualTo("credentials_file file does not exist: "
+            + dir.resolve("missing.creds") + " (the target cannot connect until it is there)");
     }
 
     @Test

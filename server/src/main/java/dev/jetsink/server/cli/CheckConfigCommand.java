@@ -1,26 +1,41 @@
 package dev.jetsink.server.cli;
 
+import dev.jetsink.ConfigProblem;
+import dev.jetsink.internal.config.ConfigKey;
 import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.internal.config.DaemonSettings;
 import dev.jetsink.internal.config.HttpSettings;
 import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.internal.config.TargetConfig;
+import dev.jetsink.internal.targets.TargetProbe;
 import dev.jetsink.server.ExitCode;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jetsink check-config [--config FILE]}: resolves the configuration exactly as {@code serve}
- * would, prints each target (secrets as {@code ***}), the warnings and every error; exits 0 when
- * valid and 2 when not. The whole report goes to standard output so it reads as one document.
+ * {@code jetsink check-config [--config FILE] [--strict] [--as-user NAME] [--connect]}: resolves the
+ * configuration exactly as {@code serve} would and prints each target (secrets as {@code ***}),
+ * each target that failed validation with its errors, the warnings and every error. Beyond what
+ * {@code serve} refuses it fails what would start but not deliver: a missing TLS, CA or
+ * {@code .creds} file, and a queue directory the daemon's user cannot write. {@code --strict} makes
+ * every warning an error; {@code --connect} dials each enabled target ({@link TargetProbe}). Exits 0
+ * when valid, 2 when the configuration is not and 1 when it is but a target could not be reached.
+ * The whole report goes to standard output so it reads as one document.
  */
 @Command(name = "check-config", mixinStandardHelpOptions = true,
     description = "Resolve and validate the configuration; print each target and every error.")
@@ -28,6 +43,21 @@ public final class CheckConfigCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE", description = "config file of NAME=value lines; the environment overrides it")
     Optional<Path> configFile = Optional.empty();
+
+    @Option(names = "--strict", description = "treat every warning as an error")
+    boolean strict;
+
+    @Option(names = "--as-user", paramLabel = "NAME",
+        description = "check the queue directories as this local user (the packaged unit's is jetsink; default: the current user)")
+    Optional<String> asUser = Optional.empty();
+
+    @Option(names = "--connect",
+        description = "dial each enabled target as the daemon would (auth, TLS, stream validation); nothing is published")
+    boolean connect;
+
+    @Option(names = "--connect-timeout", paramLabel = "S", defaultValue = "10",
+        description = "bound on each target's dial, in seconds (default: ${DEFAULT-VALUE})")
+    int connectTimeoutSecs;
 
     @Spec
     CommandSpec spec;
@@ -46,27 +76,110 @@ public final class CheckConfigCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        QueueDirAccess access = queueDirAccess();
+        if (connectTimeoutSecs < 1 || connectTimeoutSecs > 300) {
+            throw new ParameterException(spec.commandLine(), "--connect-timeout must be between 1 and 300 seconds");
+        }
         LoadedConfig loaded = ConfigLoader.load(env, configFile);
         JetsinkConfig config = loaded.config();
-        if (config.targets().isEmpty()) {
+        List<ConfigProblem> errors = new ArrayList<>(loaded.errors());
+        List<ConfigProblem> warnings = new ArrayList<>();
+        // A missing file lets serve start a target that delivers nothing: that is what this command is for.
+        config.warnings().forEach(w -> (w.category() == ConfigProblem.Category.MISSING_FILE ? errors : warnings).add(w));
+        config.targets().forEach(t -> t.queuePath().ifPresent(q -> {
+            String variable = ConfigKey.QUEUE_DIR.variable(t.kind(), suffix(t));
+            access.problem(q).ifPresent(p -> errors.add(ConfigProblem.value(t.displayId(), variable, p)));
+            access.outsideUnitState(q).ifPresent(p -> warnings.add(ConfigProblem.warning(t.displayId(), variable, p)));
+        }));
+
+        Map<String, List<ConfigProblem>> invalid = invalidTargets(loaded);
+        if (config.targets().isEmpty() && invalid.isEmpty()) {
             out.println("no NATS target is enabled");
         }
         config.targets().forEach(t -> printTarget(out, t, config.kindEnabled(t.kind())));
+        invalid.forEach((id, problems) -> {
+            out.println(id + " (invalid: the daemon would refuse to start)");
+            problems.forEach(p -> out.println("  error: " + p.describe().substring(id.length() + 2)));
+        });
         printGlobals(out, config);
-        if (!config.warnings().isEmpty()) {
+        if (strict) {
+            warnings.forEach(w -> errors.add(new ConfigProblem(w.target(), w.variable(), w.message() + " (--strict)",
+                ConfigProblem.Category.VALUE)));
+            warnings.clear();
+        }
+        if (!warnings.isEmpty()) {
             out.println("warnings:");
-            config.warnings().forEach(w -> out.println("  " + w.describe()));
+            warnings.forEach(w -> out.println("  " + w.describe()));
         }
-        if (!loaded.errors().isEmpty()) {
+        int code = ExitCode.OK;
+        if (!errors.isEmpty()) {
             out.println("errors:");
-            loaded.errors().forEach(e -> out.println("  " + e.describe()));
-            out.println("configuration is invalid: " + loaded.errors().size() + " error(s)");
-            out.flush();
-            return ExitCode.USAGE;
+            errors.forEach(e -> out.println("  " + e.describe()));
+            out.println("configuration is invalid: " + errors.size() + " error(s)");
+            code = ExitCode.USAGE;
+        } else {
+            out.println("configuration is valid");
         }
-        out.println("configuration is valid");
+        if (connect && !dialAll(out, config)) {
+            code = code == ExitCode.OK ? ExitCode.FAILURE : code;
+        }
         out.flush();
-        return ExitCode.OK;
+        return code;
+    }
+
+    /** One verdict line per enabled target; true when every one was reached and valid. */
+    private boolean dialAll(PrintWriter out, JetsinkConfig config) {
+        out.println("connect (each target as the daemon dials it, " + connectTimeoutSecs + " s at most):");
+        boolean allOk = true;
+        for (TargetConfig t : config.activeTargets()) {
+            out.flush();
+            TargetProbe.Result result;
+            try {
+                result = TargetProbe.check(t, Duration.ofSeconds(connectTimeoutSecs));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                out.println("  " + t.displayId() + "  FAILED  interrupted");
+                return false;
+            }
+            if (result instanceof TargetProbe.Result.Reachable r) {
+                out.println("  " + t.displayId() + "  OK  nats-server " + r.serverVersion()
+                    + t.streamName().filter(x -> t.jetstreamEnabled()).map(x -> ", stream " + x + " valid").orElse(", core publish"));
+                r.advice().forEach(a -> out.println("      advice: " + a));
+            } else {
+                allOk = false;
+                out.println("  " + t.displayId() + "  FAILED  " + ((TargetProbe.Result.Refused) result).reason());
+            }
+        }
+        if (config.activeTargets().isEmpty()) {
+            out.println("  no enabled target to dial");
+        }
+        return allOk;
+    }
+
+    private QueueDirAccess queueDirAccess() {
+        if (asUser.isEmpty()) {
+            return QueueDirAccess.currentUser();
+        }
+        try {
+            return QueueDirAccess.as(UnixAccount.lookup(asUser.get(), UnixAccount.PASSWD, UnixAccount.GROUP)
+                .orElseThrow(() -> new ParameterException(spec.commandLine(),
+                    "--as-user: no local user " + asUser.get() + " in " + UnixAccount.PASSWD)));
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--as-user: cannot read the user database: " + e.getMessage());
+        }
+    }
+
+    /** Targets that failed validation, by display id, with their errors: they exist, and must not vanish. */
+    private static Map<String, List<ConfigProblem>> invalidTargets(LoadedConfig loaded) {
+        List<String> valid = loaded.config().targets().stream().map(TargetConfig::displayId).toList();
+        Map<String, List<ConfigProblem>> out = new TreeMap<>();
+        loaded.errors().stream().filter(e -> e.target().endsWith(":nats") && !valid.contains(e.target()))
+            .forEach(e -> out.computeIfAbsent(e.target(), k -> new ArrayList<>()).add(e));
+        return out;
+    }
+
+    private static String suffix(TargetConfig t) {
+        return t.id().equals(TargetConfig.DEFAULT_ID) ? "" : t.id().toUpperCase(Locale.ROOT);
     }
 
     private static void printTarget(PrintWriter out, TargetConfig t, boolean kindEnabled) {
@@ -122,7 +235,7 @@ public final class CheckConfigCommand implements Callable<Integer> {
         out.println("  admin token:   " + d.adminToken().map(Object::toString).orElse("- (admin API disabled)"));
         out.println("  ingest token:  " + d.ingestToken().map(Object::toString).orElse("-"));
         out.println("  data dir:      " + d.dataDir().map(Path::toString).orElse("-"));
-        out.println("  log format:    " + d.logFormat().name().toLowerCase(java.util.Locale.ROOT));
+        out.println("  log format:    " + d.logFormat().name().toLowerCase(Locale.ROOT));
         out.println("  backoff scale: " + d.backoffScale());
         HttpSettings h = d.http();
         out.println("  http limits:   idle " + h.idleTimeout().toSeconds() + " s, request " + h.requestTimeout().toSeconds()

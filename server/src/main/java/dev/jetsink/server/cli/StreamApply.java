@@ -74,7 +74,9 @@ public final class StreamApply {
         }
         StreamInfo created = jsm.addStream(plan.toConfiguration());
         out.println("created stream " + plan.stream() + " on " + where + " (duplicate window "
-            + plan.duplicateWindow().toSeconds() + "s, " + plan.replicas() + " replica(s), file storage)");
+            + plan.duplicateWindow().toSeconds() + "s, " + plan.replicas() + " replica(s), file storage, "
+            + (plan.limits().unlimited() ? "no limits" : "max age " + plan.limits().maxAge().map(StreamLimits::formatAge)
+                .orElse("none") + ", max bytes " + plan.limits().maxBytes().map(Object::toString).orElse("none")) + ")");
         return report(created);
     }
 

@@ -23,8 +23,9 @@ import java.util.Objects;
  * @param subject        the target's publish subject (literal, no wildcards)
  * @param ackTimeoutSecs the target's {@code jetstream_ack_timeout_secs}
  * @param replicas       replica count, 1..5
+ * @param limits         the stream's age and size limits, none by default
  */
-public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int replicas) {
+public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int replicas, StreamLimits limits) {
 
     /** Below this many replicas an acknowledged event does not survive losing a node. */
     static final int RECOMMENDED_REPLICAS = 3;
@@ -34,6 +35,13 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
     public StreamPlan {
         Objects.requireNonNull(stream, "stream");
         Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(limits, "limits");
+        // the server's own rule (duplicate window <= max age), checked here so the operator reads why
+        limits.maxAge().filter(age -> age.compareTo(DuplicateWindow.required(ackTimeoutSecs)) < 0).ifPresent(age -> {
+            throw new IllegalArgumentException("--max-age " + StreamLimits.formatAge(age) + " is shorter than the required"
+                + " duplicate window of " + DuplicateWindow.required(ackTimeoutSecs).toSeconds() + "s (a stream's window"
+                + " may not exceed its max age); give at least that");
+        });
     }
 
     /**
@@ -63,7 +71,10 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
 
     /** The jnats stream configuration. */
     StreamConfiguration toConfiguration() {
-        return StreamConfiguration.builder()
+        StreamConfiguration.Builder b = StreamConfiguration.builder();
+        limits.maxAge().ifPresent(b::maxAge);
+        limits.maxBytes().ifPresent(b::maxBytes);
+        return b
             .name(stream)
             .subjects(streamSubject())
             .storageType(StorageType.File)
@@ -93,7 +104,7 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
 
     /**
      * The {@code nats} CLI command creating the same stream; {@code --defaults} answers the
-     * prompts for everything not given (limits unlimited, as in the JSON).
+     * prompts for everything not given (other limits unlimited, as in the JSON).
      */
     String natsCliCommand() {
         return "nats stream add " + stream
@@ -101,6 +112,8 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
             + " --storage file --retention limits --discard old"
             + " --replicas " + replicas
             + " --dupe-window " + duplicateWindow().toSeconds() + "s"
+            + limits.maxAge().map(a -> " --max-age " + StreamLimits.goDuration(a)).orElse("")
+            + limits.maxBytes().map(n -> " --max-bytes " + n).orElse("")
             + " --ack --defaults";
     }
 

@@ -53,6 +53,14 @@ public final class StreamPlanCommand implements Callable<Integer> {
         description = "replica count, 1..5; 3 or more survives losing a node (default: ${DEFAULT-VALUE})")
     int replicas;
 
+    @Option(names = "--max-age", paramLabel = "AGE",
+        description = "keep messages at most this long, e.g. 7d or 24h (at least the duplicate window; default: no limit)")
+    Optional<String> maxAge = Optional.empty();
+
+    @Option(names = "--max-bytes", paramLabel = "SIZE",
+        description = "keep at most this many bytes, e.g. 10GiB, discarding the oldest (default: no limit)")
+    Optional<String> maxBytes = Optional.empty();
+
     @ArgGroup(exclusive = false, heading = "queue_limit sizing (give both):%n")
     Sizing sizing;
 
@@ -175,7 +183,13 @@ public final class StreamPlanCommand implements Callable<Integer> {
         if (!apply && (server.isPresent() || creds.isPresent() || tlsCa.isPresent())) {
             throw usage("--server, --creds and --tls-ca are only used with --apply");
         }
-        return new StreamPlan(name, subject, timeout, replicas);
+        try {
+            StreamLimits limits = new StreamLimits(maxAge.map(a -> StreamLimits.parseAge("--max-age", a)),
+                maxBytes.map(b -> StreamLimits.parseBytes("--max-bytes", b)));
+            return new StreamPlan(name, subject, timeout, replicas, limits);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /** The same range and text as the configuration key, so operators see one rule. */

@@ -30,7 +30,17 @@ public final class StreamPlanReport {
         out.println("  required: " + plan.duplicateWindow().toSeconds() + "s  (" + plan.windowFormula() + ")");
         out.println("  a smaller window fails stream validation; raise it whenever the ack timeout is raised");
         out.println();
-        out.println("stream config (NATS API JSON; duplicate_window is in nanoseconds)");
+        out.println("limits");
+        if (plan.limits().unlimited()) {
+            out.println("  warning: no --max-age or --max-bytes: the stream keeps every event for ever and grows"
+                + " until the server's disk or account limit stops it");
+        } else {
+            out.println("  max age:   " + plan.limits().maxAge().map(StreamLimits::formatAge).orElse("none"));
+            out.println("  max bytes: " + plan.limits().maxBytes().map(Object::toString).orElse("none")
+                + "  (the oldest messages are discarded first)");
+        }
+        out.println();
+        out.println("stream config (NATS API JSON; duplicate_window and max_age are in nanoseconds)");
         out.println(plan.configJson());
         out.println();
         out.println("nats CLI equivalent");

@@ -119,11 +119,99 @@ class CheckConfigCommandTest {
     }
 
     @Test
-    void unreadableCredentialsFileIsPrintedAsAWarningAndStillValid() {
+    void missingCredentialsAndCaFilesAreErrorsNamingTheVariable() {
         Map<String, String> env = validTarget();
         env.put("RUSTFS_NOTIFY_NATS_CREDENTIALS_FILE_PRIMARY", dir.resolve("missing.creds").toString());
+        env.put("RUSTFS_NOTIFY_NATS_TLS_CA_PRIMARY", dir.resolve("missing-ca.pem").toString());
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("errors:")
+            .contains("RUSTFS_NOTIFY_NATS_CREDENTIALS_FILE_PRIMARY: credentials_file file does not exist: "
+                + dir.resolve("missing.creds"))
+            .contains("RUSTFS_NOTIFY_NATS_TLS_CA_PRIMARY: tls_ca file does not exist: " + dir.resolve("missing-ca.pem"))
+            .contains("configuration is invalid: 2 error(s)");
+    }
+
+    @Test
+    void aMalformedQueueLimitIsAnErrorNotTheDefault() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_QUEUE_LIMIT_PRIMARY", "225_000");
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("RUSTFS_NOTIFY_NATS_QUEUE_LIMIT_PRIMARY: queue_limit must be a whole number")
+            .doesNotContain("queue limit:    100000");
+    }
+
+    @Test
+    void aMistypedPrefixIsAWarningAndAnErrorUnderStrict() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_AUIDT_NATS_ENABLE", "on");
         assertThat(run(env)).isEqualTo(ExitCode.OK);
-        assertThat(output.toString()).contains("warnings:").contains("credentials_file file is not readable");
+        assertThat(output.toString()).contains("warnings:")
+            .contains("RUSTFS_AUIDT_NATS_ENABLE is not a variable jetsink reads, so it has no effect"
+                + " (did you mean RUSTFS_AUDIT_NATS_ENABLE?)");
+
+        output.getBuffer().setLength(0);
+        assertThat(run(env, "--strict")).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).doesNotContain("warnings:").contains("errors:")
+            .contains("(did you mean RUSTFS_AUDIT_NATS_ENABLE?) (--strict)");
+    }
+
+    @Test
+    void aTargetThatFailedValidationIsListedWithItsErrors() {
+        Map<String, String> env = new HashMap<>();
+        env.put("RUSTFS_AUDIT_NATS_ENABLE_LOG", "on");
+        env.put("RUSTFS_AUDIT_NATS_ADDRESS_LOG", "127.0.0.1:4222");
+        env.put("RUSTFS_AUDIT_NATS_SUBJECT_LOG", "rustfs.audit");
+        env.put("RUSTFS_AUDIT_NATS_PUBLISH_WINDOW_LOG", "0");
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).doesNotContain("no NATS target is enabled")
+            .contains("audit log:nats (invalid: the daemon would refuse to start)\n"
+                + "  error: RUSTFS_AUDIT_NATS_PUBLISH_WINDOW_LOG: publish_window must be between 1 and 4096\n");
+    }
+
+    @Test
+    void twoTargetsOnOneStreamAndSubjectAreFlaggedAndFailUnderStrict() {
+        Map<String, String> env = validTarget();
+        validTarget().forEach((k, v) -> env.put(k.replace("_PRIMARY", "_SECOND"), v));
+        assertThat(run(env)).isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("notify second:nats: RUSTFS_NOTIFY_NATS_ENABLE_SECOND: publishes to stream RUSTFS_EVENTS subject rustfs.events"
+            + " like notify primary:nats: every event is stored twice");
+
+        output.getBuffer().setLength(0);
+        assertThat(run(env, "--strict")).isEqualTo(ExitCode.USAGE);
+    }
+
+    @Test
+    void aQueueDirectoryBelowAFileCannotBeCreated() throws IOException {
+        Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR_PRIMARY", file.resolve("queues").toString());
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("RUSTFS_NOTIFY_NATS_QUEUE_DIR_PRIMARY: " + file
+            + " (the nearest existing parent of " + file.resolve("queues/notify-nats-primary") + ") is not a directory");
+    }
+
+    @Test
+    void asAnotherUserAQueueDirectoryItCannotWriteIsAnError() throws IOException {
+        Path root = Files.createDirectory(dir.resolve("queues"));
+        Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR_PRIMARY", root.toString());
+        assertThat(run(env)).as("the current user owns it").isEqualTo(ExitCode.OK);
+
+        output.getBuffer().setLength(0);
+        assertThat(run(env, "--as-user", "nobody")).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains(root + " (the nearest existing parent of "
+            + root.resolve("notify-nats-primary") + ") is not writable by user nobody");
+
+        Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        output.getBuffer().setLength(0);
+        assertThat(run(env, "--as-user", "nobody")).as(output.toString()).isEqualTo(ExitCode.OK);
+    }
+
+    @Test
+    void anUnknownAsUserIsAUsageError() {
+        assertThat(run(validTarget(), "--as-user", "no-such-user-here")).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("--as-user: no local user no-such-user-here in /etc/passwd");
     }
 
     @Test

@@ -136,4 +136,15 @@ class StreamPlanApplyTest {
         assertThat(run.exitCode).isEqualTo(ExitCode.FAILURE);
         assertThat(run.err).contains("cannot connect to nats://127.0.0.1:" + port);
     }
+
+    @Test
+    void applyCreatesTheStreamWithItsLimits() throws Exception {
+        CliRun run = CliRun.of("stream-plan", "--apply", "--server", nats.url(), "--stream", "LIMITED",
+            "--subject", "store.limited", "--replicas", "1", "--max-age", "7d", "--max-bytes", "64MiB");
+
+        assertThat(run.exitCode).as(run.toString()).isZero();
+        assertThat(run.out).contains("max age 7d, max bytes 67108864");
+        assertThat(info("LIMITED").getConfiguration().getMaxAge()).isEqualTo(java.time.Duration.ofDays(7));
+        assertThat(info("LIMITED").getConfiguration().getMaxBytes()).isEqualTo(64L << 20);
+    }
 }

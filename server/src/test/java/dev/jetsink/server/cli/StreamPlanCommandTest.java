@@ -201,4 +201,46 @@ class StreamPlanCommandTest {
                 ? StreamFacts.Storage.MEMORY : StreamFacts.Storage.FILE,
             config.getMaxMsgSize());
     }
+
+    @Test
+    void maxAgeAndMaxBytesReachTheJsonAndTheNatsCliLine() throws Exception {
+        CliRun json = CliRun.of("stream-plan", "--json", "--max-age", "7d", "--max-bytes", "10GiB");
+        assertThat(json.exitCode).as(json.toString()).isZero();
+        StreamConfiguration config = StreamConfiguration.instance(json.out);
+        assertThat(config.getMaxAge()).isEqualTo(Duration.ofDays(7));
+        assertThat(config.getMaxBytes()).isEqualTo(10L * 1024 * 1024 * 1024);
+        assertThat(new StreamValidator(StreamPlanCommand.DEFAULT_STREAM, StreamPlanCommand.DEFAULT_SUBJECT, 30)
+            .validate(factsOf(config))).isInstanceOf(ValidationResult.Passed.class);
+        assertThat(CliRun.of("stream-plan", "--max-age", "7d").out).contains("--dupe-window 274s --max-age 168h --ack");
+
+        CliRun run = CliRun.of("stream-plan", "--max-age", "24h", "--max-bytes", "500MB");
+        assertThat(run.out).contains("--dupe-window 274s --max-age 24h --max-bytes 500000000 --ack --defaults")
+            .contains("max age:   1d").contains("max bytes: 500000000").doesNotContain("warning: no --max-age");
+    }
+
+    @Test
+    void aPlanWithoutLimitsWarnsThatTheStreamGrowsForEver() {
+        CliRun run = CliRun.of("stream-plan");
+        assertThat(run.exitCode).isZero();
+        assertThat(run.out).contains("warning: no --max-age or --max-bytes: the stream keeps every event for ever");
+        assertThat(CliRun.of("stream-plan", "--max-bytes", "1TiB").out).doesNotContain("warning: no --max-age");
+    }
+
+    @Test
+    void aMaxAgeBelowTheDuplicateWindowIsRefused() {
+        CliRun run = CliRun.of("stream-plan", "--max-age", "4m");
+        assertThat(run.exitCode).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err).contains("--max-age 4m is shorter than the required duplicate window of 274s");
+        assertThat(CliRun.of("stream-plan", "--max-age", "274s").exitCode).isZero();
+        assertThat(CliRun.of("stream-plan", "--max-age", "273s").exitCode).isEqualTo(ExitCode.USAGE);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"--max-age,7 days", "--max-age,0d", "--max-age,1.5h", "--max-bytes,ten", "--max-bytes,10XB",
+        "--max-bytes,0", "--max-bytes,99999999TiB"})
+    void malformedLimitsAreUsageErrorsNamingTheOption(String option, String value) {
+        CliRun run = CliRun.of("stream-plan", option, value);
+        assertThat(run.exitCode).as(run.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(run.err).contains(option);
+    }
 }

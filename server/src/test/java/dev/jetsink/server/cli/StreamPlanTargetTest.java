@@ -115,6 +115,23 @@ class StreamPlanTargetTest {
     }
 
     @Test
+    void applyWithATargetUsesItsToken() throws Exception {
+        String token = "t0ken-Of-The-Plan";
+        try (NatsServer server = NatsServer.builder().config(SecurityFixtures.token(token)).build().start()) {
+            Path config = configFile(server.url(), Map.of("TOKEN", token));
+
+            CliRun run = CliRun.of("stream-plan", "--apply", "--target", "primary", "--config", config.toString(),
+                "--replicas", "1");
+
+            assertThat(run.exitCode).as(run.toString()).isZero();
+            assertThat(run.toString()).doesNotContain(token);
+            try (Connection admin = connect(ConnectionSettings.builder(server.url()).token(token).build())) {
+                assertPlannedStreamOn(admin);
+            }
+        }
+    }
+
+    @Test
     void applyWithATargetInAnotherDomainCreatesTheStreamOnTheHubThroughTheLeaf() throws Exception {
         try (LeafNodePair pair = LeafNodePair.start("hub", "")) {
             Path config = configFile(pair.leaf().url(), Map.of("JETSTREAM_DOMAIN", "hub"));
