@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         CheckConfigCommand.class,
         QueueCommand.class,
         StreamPlanCommand.class,
+        StreamTailCommand.class,
         FailedCommand.class,
         StatusCommand.class,
         ConfigTemplateCommand.class,
