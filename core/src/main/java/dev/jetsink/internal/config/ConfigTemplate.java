@@ -102,7 +102,11 @@ public final class ConfigTemplate {
             : "# Every setting is listed with its default; those that keep state are set, the others are\n"
             + "# commented out: uncomment what you change.\n");
         b.append("# Check the result with: jetsink check-config\n");
-        b.append("# Reference: /usr/share/doc/jetsink/OPERATIONS.md (or docs/OPERATIONS.md).\n\n");
+        b.append("# Reference: /usr/share/doc/jetsink/OPERATIONS.md (or docs/OPERATIONS.md).\n");
+        b.append("# Secrets (PASSWORD, TOKEN, JETSINK_ADMIN_TOKEN, JETSINK_INGEST_TOKEN) can come from a file:\n");
+        b.append("# <VARIABLE>_FILE=/absolute/path, or <VARIABLE>_FILE=credential:NAME for a systemd credential\n");
+        b.append("# the unit loads with LoadCredential=NAME:/etc/jetsink/secrets/NAME (OPERATIONS.md section 14), e.g.\n");
+        b.append("#   RUSTFS_NOTIFY_NATS_TOKEN_FILE=credential:notify-token\n\n");
         b.append("## Daemon\n");
         for (GlobalSetting s : GlobalSetting.values()) {
             line(b, s.variable(), s.defaultValue(), describe(s), set);
