@@ -58,6 +58,8 @@ public final class ConfigTemplate {
             case JETSTREAM_ENABLE -> "publish to a JetStream stream and wait for its ack (else NATS Core)";
             case JETSTREAM_STREAM_NAME -> "the stream; it must exist (bin/jetsink stream-plan creates a valid one)";
             case JETSTREAM_ACK_TIMEOUT_SECS -> "seconds a publish waits for the stream's ack, 10 to 120";
+            case FAILED_MAX_RECORDS -> "failed records kept (JetStream targets), 100 to 1000000; the oldest go first";
+            case FAILED_MAX_AGE_HOURS -> "hours a failed record is kept, 1 to 2160 (90 days)";
             case JETSTREAM_DOMAIN -> "JetStream domain to reach, e.g. the hub's when connecting to a leaf node"
                 + " (not with JETSTREAM_API_PREFIX)";
             case JETSTREAM_API_PREFIX -> "JetStream API subject prefix, e.g. $JS.hub.API or an imported one"

@@ -138,7 +138,8 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
             }
             case QUEUE_LIMIT -> queueLimit(v);
             case JETSTREAM_ACK_TIMEOUT_SECS -> Duration.ofSeconds(wholeNumber(key, v));
-            case PUBLISH_WINDOW -> wholeNumber(key, v);
+            case PUBLISH_WINDOW, FAILED_MAX_RECORDS -> wholeNumber(key, v);
+            case FAILED_MAX_AGE_HOURS -> Duration.ofHours(wholeNumber(key, v));
             case MSG_ID -> MsgIdMode.parse(v).orElseThrow(() ->
                 new Unreadable(key.rule().check(key.keyName(), v).orElseThrow()));
             case FORMAT -> PayloadFormat.parse(v).orElseThrow(() ->

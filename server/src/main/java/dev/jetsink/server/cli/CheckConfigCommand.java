@@ -199,6 +199,9 @@ public final class CheckConfigCommand implements Callable<Integer> {
         out.println("  publish window: " + t.publishWindow());
         out.println("  msg id:         " + t.msgIdMode().label());
         out.println("  format:         " + t.format().label());
+        if (t.jetstreamEnabled()) {
+            out.println("  failed store:   " + t.failedMaxRecords() + " records, " + t.failedMaxAge().toHours() + " h");
+        }
         out.println("  auth:           " + auth(t));
         out.println("  tls:            " + tls(t));
         t.comment().ifPresent(c -> out.println("  comment:        " + c));
