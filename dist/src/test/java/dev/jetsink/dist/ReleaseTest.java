@@ -218,7 +218,9 @@ class ReleaseTest {
         String unit = Files.readString(root.resolve("lib/systemd/system/jetsink.service"));
         assertThat(unit).contains("User=jetsink", "StateDirectory=jetsink", "ProtectSystem=strict", "ProtectHome=true",
             "NoNewPrivileges=true", "PrivateTmp=true", "Restart=on-failure", "RestartSec=5s", "TimeoutStopSec=60s",
-            "EnvironmentFile=/etc/jetsink/jetsink.env", "ExecStart=/usr/bin/jetsink serve");
+            "ExecStart=/usr/bin/jetsink serve --config /etc/jetsink/jetsink.env", "ExecReload=/bin/kill -HUP $MAINPID",
+            "#LoadCredential=notify-token:/etc/jetsink/secrets/notify-token");
+        assertThat(unit).doesNotContain("\nEnvironmentFile=");
         // systemd-analyze needs the targets the unit orders itself against: the host's units
         run(work, Map.of(), "sh", "-c", "cp -rn /usr/lib/systemd/system/. '" + root.resolve("lib/systemd/system") + "'");
         Result verify = runResult(work, Map.of(), "systemd-analyze", "verify", "--root=" + root,
