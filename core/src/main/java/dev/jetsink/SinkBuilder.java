@@ -144,6 +144,28 @@ public final class SinkBuilder<E> {
     }
 
     /**
+     * Failed records kept in the failed-events store; past it the oldest is deleted.
+     *
+     * @param records 100 to 1 000 000; 10 000 when not set
+     * @return this builder
+     */
+    public SinkBuilder<E> failedMaxRecords(int records) {
+        settings.failedMaxRecords(records, by(ConfigKey.FAILED_MAX_RECORDS));
+        return this;
+    }
+
+    /**
+     * How long a failed record is kept before maintenance deletes it.
+     *
+     * @param age whole hours from 1 hour to 90 days (else {@link #build()} refuses it); 72 hours when not set
+     * @return this builder
+     */
+    public SinkBuilder<E> failedMaxAge(Duration age) {
+        settings.failedMaxAge(given("failedMaxAge", "age", age), by(ConfigKey.FAILED_MAX_AGE_HOURS));
+        return this;
+    }
+
+    /**
      * Publishes awaiting their ack at once (1 to 4096; 1024 by default).
      *
      * @param publishes the window

@@ -51,6 +51,16 @@ class SinkBuilderTest {
     }
 
     @Test
+    void failedRetentionIsBoundedAndTheAgeIsWholeHours() {
+        assertThat(problems(valid().failedMaxRecords(99)))
+            .containsExactly("failedMaxRecords(...) must be a whole number of records from 100 to 1000000");
+        assertThat(problems(valid().failedMaxAge(Duration.ofDays(91))))
+            .containsExactly("failedMaxAge(...) must be a whole number of hours from 1 to 2160 (90 days)");
+        assertThat(problems(valid().failedMaxAge(Duration.ofMinutes(90))))
+            .containsExactly("failedMaxAge(...) must be whole hours: PT1H30M");
+    }
+
+    @Test
     void ackTimeoutMustBeWholeSecondsFromTenTo120() {
         assertThat(problems(valid().ackTimeout(Duration.ofSeconds(5))))
             .containsExactly("ackTimeout(...) must be between 10 and 120 seconds");

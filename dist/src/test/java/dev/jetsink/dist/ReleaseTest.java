@@ -202,7 +202,7 @@ class ReleaseTest {
     void theDebianPackageHoldsItsFilesAConffileAndAUnitSystemdAccepts() throws Exception {
         assertThat(run(work, Map.of(), "dpkg-deb", "--field", deb.toString(), "Package", "Version", "Architecture", "Depends"))
             .containsExactly("Package: jetsink", "Version: " + version.replace('-', '~'), "Architecture: all",
-                "Depends: default-jre-headless (>= 2:1.17) | java17-runtime-headless, passwd");
+                "Depends: default-jre-headless (>= 2:1.17) | java17-runtime-headless, passwd, procps");
         String contents = String.join("\n", run(work, Map.of(), "dpkg-deb", "--contents", deb.toString()));
         assertThat(contents).contains("./usr/share/jetsink/lib/jetsink.jar", "./usr/share/jetsink/bin/jetsink",
             "./usr/bin/jetsink -> ../share/jetsink/bin/jetsink", "./etc/jetsink/jetsink.env",
@@ -218,9 +218,13 @@ class ReleaseTest {
         String unit = Files.readString(root.resolve("lib/systemd/system/jetsink.service"));
         assertThat(unit).contains("User=jetsink", "StateDirectory=jetsink", "ProtectSystem=strict", "ProtectHome=true",
             "NoNewPrivileges=true", "PrivateTmp=true", "Restart=on-failure", "RestartSec=5s", "TimeoutStopSec=60s",
-            "EnvironmentFile=/etc/jetsink/jetsink.env", "ExecStart=/usr/bin/jetsink serve");
+            "ExecStart=/usr/bin/jetsink serve --config /etc/jetsink/jetsink.env", "ExecReload=/bin/kill -HUP $MAINPID",
+            "#LoadCredential=notify-token:/etc/jetsink/secrets/notify-token");
+        assertThat(unit).doesNotContain("\nEnvironmentFile=");
         // systemd-analyze needs the targets the unit orders itself against: the host's units
         run(work, Map.of(), "sh", "-c", "cp -rn /usr/lib/systemd/system/. '" + root.resolve("lib/systemd/system") + "'");
+        // ... and ExecReload='s /bin/kill, which the package's procps dependency provides
+        run(work, Map.of(), "sh", "-c", "mkdir -p '" + root.resolve("bin") + "' && cp /bin/kill '" + root.resolve("bin") + "'");
         Result verify = runResult(work, Map.of(), "systemd-analyze", "verify", "--root=" + root,
             "/lib/systemd/system/jetsink.service");
         assertThat(verify.exit()).as(verify.out()).isZero();

@@ -1,6 +1,7 @@
 package dev.jetsink.server;
 
 import dev.jetsink.internal.config.JetsinkConfig;
+import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventParser;
@@ -14,6 +15,7 @@ import dev.jetsink.server.admin.AdminHandler;
 import dev.jetsink.server.admin.AdminListing;
 import dev.jetsink.server.admin.AdminTargets;
 import dev.jetsink.server.admin.AppliedTargetStore;
+import dev.jetsink.server.admin.TargetReload;
 import dev.jetsink.server.http.BearerToken;
 import dev.jetsink.server.http.BodyBudget;
 import dev.jetsink.server.http.Gate;
@@ -49,6 +51,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.eclipse.jetty.server.Handler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,10 +75,13 @@ public final class Daemon implements AutoCloseable {
     private final ExecutorService healthPool;
     private final AtomicBoolean stopping;
     private final JvmMeters jvm;
+    private final AdminTargets admin;
     private boolean stopped;
 
     private Daemon(Map<TargetKind, Targets> targets, PrometheusMeterRegistry registry, HttpFront http,
-                   TargetRuntime runtime, ExecutorService healthPool, AtomicBoolean stopping, JvmMeters jvm) {
+                   TargetRuntime runtime, ExecutorService healthPool, AtomicBoolean stopping, JvmMeters jvm,
+                   AdminTargets admin) {
+        this.admin = admin;
         this.stopping = stopping;
         this.targets = targets;
         this.registry = registry;
@@ -170,7 +176,7 @@ public final class Daemon implements AutoCloseable {
             throw e;
         }
         http.bindMetrics(registry, runtime.clock());
-        return new Daemon(targets, registry, http, runtime, healthPool, stopping, JvmMeters.bind(registry));
+        return new Daemon(targets, registry, http, runtime, healthPool, stopping, JvmMeters.bind(registry), admin);
     }
 
     private static List<IntakeState> intakes(Map<TargetKind, Targets> targets) {
@@ -196,6 +202,14 @@ public final class Daemon implements AutoCloseable {
             .filter(c -> restorable.stream().noneMatch(r -> r.kind() == c.kind() && r.id().equals(c.id()))).toList();
         return new JetsinkConfig(kept, config.notifyEnabled(), config.auditEnabled(), config.notifyStreamConcurrency(),
             config.daemon(), config.warnings());
+    }
+
+    /**
+     * The reload of {@code systemctl reload} (SIGHUP): {@code configuration} reads the
+     * configuration again the way the daemon was started.
+     */
+    public TargetReload reloader(Supplier<LoadedConfig> configuration, boolean allowUnknownKeys) {
+        return new TargetReload(admin, configuration, allowUnknownKeys);
     }
 
     public InetSocketAddress address() {

@@ -95,6 +95,15 @@ class MetricsTest {
     }
 
     @Test
+    void failedRetentionIsTheConfiguredAge() throws Exception {
+        try (DaemonHarness h = new DaemonHarness().withDefaultStream()) {
+            h.with(Map.of("RUSTFS_NOTIFY_NATS_FAILED_MAX_AGE_HOURS", "168")).start();
+            assertThat(scrape(h)).containsEntry(
+                "jetsink_failed_retention_seconds{kind=\"notify\",target_id=\"_:nats\",target_type=\"nats\"}", 604800.0);
+        }
+    }
+
+    @Test
     void aKindThatIsOffHasNoIngestTargetsSoNothingReceivedLeavesItAlone() throws Exception {
         try (DaemonHarness h = new DaemonHarness().withDefaultStream()) {
             h.with(Map.of("RUSTFS_AUDIT_ENABLE", "off")).start();

@@ -40,7 +40,11 @@ public enum ConfigKey {
     MSG_ID("content", true, false, "msgIds", (key, value) -> MsgIdMode.parse(value).isPresent() ? Optional.empty()
         : Optional.of(key + " must be content or random: " + value)),
     FORMAT("envelope", true, false, "format", (key, value) -> PayloadFormat.parse(value).isPresent() ? Optional.empty()
-        : Optional.of(key + " must be envelope, aws, cloudevents-binary or cloudevents-structured: " + value));
+        : Optional.of(key + " must be envelope, aws, cloudevents-binary or cloudevents-structured: " + value)),
+    FAILED_MAX_RECORDS(Integer.toString(TargetSettings.DEFAULT_FAILED_MAX_RECORDS), true, false, "failedMaxRecords",
+        ValueRule.intRange(100, 1_000_000, " must be a whole number of records from 100 to 1000000")),
+    FAILED_MAX_AGE_HOURS(Long.toString(TargetSettings.DEFAULT_FAILED_MAX_AGE.toHours()), true, false, "failedMaxAge",
+        ValueRule.intRange(1, 2160, " must be a whole number of hours from 1 to 2160 (90 days)"));
 
     private static final List<ConfigKey> LONGEST_FIRST = Arrays.stream(values())
         .sorted(Comparator.comparingInt((ConfigKey k) -> k.name().length()).reversed())

@@ -41,10 +41,15 @@ public final class ConfigLoader {
             errors.addAll(contents.problems());
         });
         merged.putAll(env);
+        SecretFiles.Resolved secretFiles = SecretFiles.from(env).resolve(merged, ConfigLoader::isSecret);
+        errors.addAll(secretFiles.problems());
+        merged.clear();
+        merged.putAll(secretFiles.variables());
+        Map<String, String> sources = secretFiles.sources();
 
         List<TargetConfig> targets = new ArrayList<>();
         for (TargetKind kind : TargetKind.values()) {
-            TargetVariables.Split split = TargetVariables.split(kind, merged);
+            TargetVariables.Split split = TargetVariables.split(kind, merged, sources);
             errors.addAll(split.problems());
             for (TargetInput input : split.instances()) {
                 TargetInput.Read read = input.read();
@@ -67,8 +72,8 @@ public final class ConfigLoader {
         }
         DaemonSettings daemon = new DaemonSettings(
             globals.get(GlobalSetting.HTTP_ADDRESS),
-            globals.optional(GlobalSetting.ADMIN_TOKEN).map(Secret::new),
-            globals.optional(GlobalSetting.INGEST_TOKEN).map(Secret::new),
+            globals.secret(GlobalSetting.ADMIN_TOKEN, sources),
+            globals.secret(GlobalSetting.INGEST_TOKEN, sources),
             globals.optional(GlobalSetting.DATA_DIR).map(Path::of),
             DaemonSettings.LogFormat.valueOf(globals.get(GlobalSetting.LOG_FORMAT).toUpperCase(Locale.ROOT)),
             scale.doubleValue(),
@@ -163,7 +168,8 @@ public final class ConfigLoader {
                 names.add(Pattern.quote(s.variable()));
             }
         }
-        return "((?:" + String.join("|", names) + ")[ \\t]*=)[^\\r\\n]*";
+        // X_FILE=/path names a file, and its problems quote the path
+        return "((?:" + String.join("|", names) + ")(?<!" + SecretFiles.SUFFIX + ")[ \\t]*=)[^\\r\\n]*";
     }
 
     private static ConfigProblem masked(ConfigProblem p, List<String> secrets) {
@@ -239,6 +245,12 @@ public final class ConfigLoader {
         boolean kindSwitch(GlobalSetting s, TargetKind kind, List<TargetConfig> targets) {
             return optional(s).flatMap(BooleanValue::parse)
                 .orElseGet(() -> targets.stream().anyMatch(t -> t.kind() == kind));
+        }
+
+        /** A secret setting, remembering the {@code _FILE} variable it was read from. */
+        Optional<Secret> secret(GlobalSetting s, Map<String, String> sources) {
+            return optional(s).map(v -> Optional.ofNullable(sources.get(s.variable()))
+                .map(source -> Secret.fromFile(v, source)).orElseGet(() -> new Secret(v)));
         }
 
         Optional<String> optional(GlobalSetting s) {

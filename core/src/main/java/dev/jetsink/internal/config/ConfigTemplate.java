@@ -58,6 +58,8 @@ public final class ConfigTemplate {
             case JETSTREAM_ENABLE -> "publish to a JetStream stream and wait for its ack (else NATS Core)";
             case JETSTREAM_STREAM_NAME -> "the stream; it must exist (bin/jetsink stream-plan creates a valid one)";
             case JETSTREAM_ACK_TIMEOUT_SECS -> "seconds a publish waits for the stream's ack, 10 to 120";
+            case FAILED_MAX_RECORDS -> "failed records kept (JetStream targets), 100 to 1000000; the oldest go first";
+            case FAILED_MAX_AGE_HOURS -> "hours a failed record is kept, 1 to 2160 (90 days)";
             case JETSTREAM_DOMAIN -> "JetStream domain to reach, e.g. the hub's when connecting to a leaf node"
                 + " (not with JETSTREAM_API_PREFIX)";
             case JETSTREAM_API_PREFIX -> "JetStream API subject prefix, e.g. $JS.hub.API or an imported one"
@@ -102,7 +104,11 @@ public final class ConfigTemplate {
             : "# Every setting is listed with its default; those that keep state are set, the others are\n"
             + "# commented out: uncomment what you change.\n");
         b.append("# Check the result with: jetsink check-config\n");
-        b.append("# Reference: /usr/share/doc/jetsink/OPERATIONS.md (or docs/OPERATIONS.md).\n\n");
+        b.append("# Reference: /usr/share/doc/jetsink/OPERATIONS.md (or docs/OPERATIONS.md).\n");
+        b.append("# Secrets (PASSWORD, TOKEN, JETSINK_ADMIN_TOKEN, JETSINK_INGEST_TOKEN) can come from a file:\n");
+        b.append("# <VARIABLE>_FILE=/absolute/path, or <VARIABLE>_FILE=credential:NAME for a systemd credential\n");
+        b.append("# the unit loads with LoadCredential=NAME:/etc/jetsink/secrets/NAME (OPERATIONS.md section 14), e.g.\n");
+        b.append("#   RUSTFS_NOTIFY_NATS_TOKEN_FILE=credential:notify-token\n\n");
         b.append("## Daemon\n");
         for (GlobalSetting s : GlobalSetting.values()) {
             line(b, s.variable(), s.defaultValue(), describe(s), set);

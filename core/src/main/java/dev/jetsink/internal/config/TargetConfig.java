@@ -36,6 +36,8 @@ import java.util.Optional;
  * @param publishWindow    JetStream publishes in flight, 1..4096
  * @param msgIdMode        content-derived (default) or random {@code Nats-Msg-Id}s
  * @param format           the messages' form on NATS: envelope (default), aws or CloudEvents
+ * @param failedMaxRecords records the failed store keeps at most, 100..1 000 000
+ * @param failedMaxAge     age at which a failed record is deleted, 1 h..90 days
  */
 public record TargetConfig(
     TargetKind kind,
@@ -61,7 +63,9 @@ public record TargetConfig(
     Optional<String> comment,
     int publishWindow,
     MsgIdMode msgIdMode,
-    PayloadFormat format) {
+    PayloadFormat format,
+    int failedMaxRecords,
+    Duration failedMaxAge) {
 
     /** Id of the instance configured by unsuffixed variables. */
     public static final String DEFAULT_ID = "_";
@@ -74,6 +78,7 @@ public record TargetConfig(
         Objects.requireNonNull(ackTimeout, "ackTimeout");
         Objects.requireNonNull(msgIdMode, "msgIdMode");
         Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(failedMaxAge, "failedMaxAge");
         if (format == PayloadFormat.AWS && kind != TargetKind.NOTIFY) {
             throw new IllegalArgumentException("the aws format is for notify targets");
         }

@@ -29,11 +29,19 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
     /** Suffix marker of the admin path, where problems are named by key name ({@code queue_dir}). */
     public static final String ADMIN = "<admin>";
 
-    /** A value as written, and the variable (or key name) that set it. */
-    public record RawValue(String variable, String value) {
+    /**
+     * A value as written, and the variable (or key name) that set it; {@code file} is the
+     * {@code X_FILE=/path} setting a secret was read from ({@link SecretFiles}).
+     */
+    public record RawValue(String variable, String value, Optional<String> file) {
         public RawValue {
             Objects.requireNonNull(variable, "variable");
             Objects.requireNonNull(value, "value");
+            Objects.requireNonNull(file, "file");
+        }
+
+        public RawValue(String variable, String value) {
+            this(variable, value, Optional.empty());
         }
     }
 
@@ -92,7 +100,9 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
         values.forEach((key, raw) -> {
             TargetSettings.Origin origin = TargetSettings.Origin.variable(raw.variable(), key);
             try {
-                settings.put(key, parse(key, raw.value()), origin);
+                Object parsed = parse(key, raw.value());
+                settings.put(key, raw.file().isPresent() && parsed instanceof Secret
+                    ? Secret.fromFile(raw.value(), raw.file().get()) : parsed, origin);
             } catch (Unreadable e) {
                 errors.add(ConfigProblem.value(displayId(), raw.variable(), e.getMessage()));
             }
@@ -128,7 +138,8 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
             }
             case QUEUE_LIMIT -> queueLimit(v);
             case JETSTREAM_ACK_TIMEOUT_SECS -> Duration.ofSeconds(wholeNumber(key, v));
-            case PUBLISH_WINDOW -> wholeNumber(key, v);
+            case PUBLISH_WINDOW, FAILED_MAX_RECORDS -> wholeNumber(key, v);
+            case FAILED_MAX_AGE_HOURS -> Duration.ofHours(wholeNumber(key, v));
             case MSG_ID -> MsgIdMode.parse(v).orElseThrow(() ->
                 new Unreadable(key.rule().check(key.keyName(), v).orElseThrow()));
             case FORMAT -> PayloadFormat.parse(v).orElseThrow(() ->

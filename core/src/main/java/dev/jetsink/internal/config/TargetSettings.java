@@ -43,6 +43,8 @@ import java.util.function.Function;
  * @param publishWindow   JetStream publishes in flight
  * @param msgIds          how msg ids are made
  * @param format          what the messages look like on NATS
+ * @param failedMaxRecords records the failed store keeps at most (JetStream targets)
+ * @param failedMaxAge    age at which maintenance deletes a failed record
  * @param origins         where each key's value came from, for every key
  */
 public record TargetSettings(
@@ -53,10 +55,15 @@ public record TargetSettings(
     boolean tlsRequired, Optional<Path> queueDir, long queueLimit,
     boolean jetStream, Optional<String> streamName, Duration ackTimeout,
     Optional<String> jetStreamDomain, Optional<String> jetStreamApiPrefix, Optional<String> comment, int publishWindow, MsgIdMode msgIds, PayloadFormat format,
+    int failedMaxRecords, Duration failedMaxAge,
     Map<ConfigKey, Origin> origins) {
 
     /** The bound on live queue entries when {@code queue_limit} is not set. */
     public static final long DEFAULT_QUEUE_LIMIT = 100_000;
+    /** Failed records a target keeps when {@code failed_max_records} is not set. */
+    public static final int DEFAULT_FAILED_MAX_RECORDS = 10_000;
+    /** How long a failed record is kept when {@code failed_max_age_hours} is not set. */
+    public static final Duration DEFAULT_FAILED_MAX_AGE = Duration.ofHours(72);
 
     public TargetSettings {
         Objects.requireNonNull(kind, "kind");
@@ -65,6 +72,7 @@ public record TargetSettings(
         Objects.requireNonNull(ackTimeout, "ackTimeout");
         Objects.requireNonNull(msgIds, "msgIds");
         Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(failedMaxAge, "failedMaxAge");
         origins = Map.copyOf(origins);
         if (!origins.keySet().containsAll(Set.of(ConfigKey.values()))) {
             throw new IllegalArgumentException("every key needs an origin");
@@ -242,6 +250,14 @@ public record TargetSettings(
             return put(ConfigKey.PUBLISH_WINDOW, publishes, origin);
         }
 
+        public Builder failedMaxRecords(int records, Origin origin) {
+            return put(ConfigKey.FAILED_MAX_RECORDS, records, origin);
+        }
+
+        public Builder failedMaxAge(Duration age, Origin origin) {
+            return put(ConfigKey.FAILED_MAX_AGE_HOURS, age, origin);
+        }
+
         public Builder msgIds(MsgIdMode mode, Origin origin) {
             return put(ConfigKey.MSG_ID, mode, origin);
         }
@@ -278,7 +294,8 @@ public record TargetSettings(
                 get(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, Duration.class),
                 optional(ConfigKey.JETSTREAM_DOMAIN, String.class), optional(ConfigKey.JETSTREAM_API_PREFIX, String.class),
                 optional(ConfigKey.COMMENT, String.class), get(ConfigKey.PUBLISH_WINDOW, Integer.class),
-                get(ConfigKey.MSG_ID, MsgIdMode.class), get(ConfigKey.FORMAT, PayloadFormat.class), named);
+                get(ConfigKey.MSG_ID, MsgIdMode.class), get(ConfigKey.FORMAT, PayloadFormat.class),
+                get(ConfigKey.FAILED_MAX_RECORDS, Integer.class), get(ConfigKey.FAILED_MAX_AGE_HOURS, Duration.class), named);
         }
 
         private <T> Optional<T> optional(ConfigKey key, Class<T> type) {

@@ -102,6 +102,13 @@ public final class TargetValidator {
             rules.check(ConfigKey.JETSTREAM_ACK_TIMEOUT_SECS, Long.toString(s.ackTimeout().toSeconds()));
         }
         rules.check(ConfigKey.PUBLISH_WINDOW, Integer.toString(s.publishWindow()));
+        rules.check(ConfigKey.FAILED_MAX_RECORDS, Integer.toString(s.failedMaxRecords()));
+        if (s.failedMaxAge().toNanos() % 3_600_000_000_000L != 0) {
+            rules.error(ConfigKey.FAILED_MAX_AGE_HOURS,
+                rules.term(ConfigKey.FAILED_MAX_AGE_HOURS) + " must be whole hours: " + s.failedMaxAge());
+        } else {
+            rules.check(ConfigKey.FAILED_MAX_AGE_HOURS, Long.toString(s.failedMaxAge().toHours()));
+        }
         rules.required(ConfigKey.ADDRESS, !s.servers().isEmpty(), "");
         rules.required(ConfigKey.SUBJECT, s.subject().isPresent(), "");
         if (s.jetStream()) {
@@ -137,7 +144,8 @@ public final class TargetValidator {
             s.username(), s.password(), s.token(),
             s.credentialsFile(), s.nkeySeedFile(), s.tlsCa(), s.tlsClientCert(), s.tlsClientKey(),
             s.tlsRequired(), s.queueDir(), s.queueLimit(),
-            s.jetStream(), s.streamName(), s.ackTimeout(), s.jetStreamDomain(), s.jetStreamApiPrefix(), s.comment(), s.publishWindow(), s.msgIds(), s.format());
+            s.jetStream(), s.streamName(), s.ackTimeout(), s.jetStreamDomain(), s.jetStreamApiPrefix(), s.comment(), s.publishWindow(), s.msgIds(), s.format(),
+            s.failedMaxRecords(), s.failedMaxAge());
     }
 
     /** The rules, each filing its problem under the origin of the key at fault. */

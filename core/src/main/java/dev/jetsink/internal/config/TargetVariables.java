@@ -33,6 +33,14 @@ final class TargetVariables {
 
     /** Splits the variables of {@code kind} found in {@code variables}. */
     public static Split split(TargetKind kind, Map<String, String> variables) {
+        return split(kind, variables, Map.of());
+    }
+
+    /**
+     * Like {@link #split(TargetKind, Map)}, where {@code sources} maps a secret variable read from
+     * a file to its {@code X_FILE=/path} setting ({@link SecretFiles}).
+     */
+    public static Split split(TargetKind kind, Map<String, String> variables, Map<String, String> sources) {
         List<ConfigProblem> problems = new ArrayList<>();
         Map<ConfigKey, TargetInput.RawValue> unsuffixed = new LinkedHashMap<>();
         Map<String, Instance> suffixed = new TreeMap<>();
@@ -49,7 +57,8 @@ final class TargetVariables {
                     ConfigProblem.Category.UNKNOWN_KEY));
                 return;
             }
-            TargetInput.RawValue raw = new TargetInput.RawValue(name, value.trim());
+            TargetInput.RawValue raw = new TargetInput.RawValue(name, value.trim(),
+                Optional.ofNullable(sources.get(name)));
             String suffix = rest.substring(key.get().name().length());
             if (suffix.isEmpty()) {
                 unsuffixed.put(key.get(), raw);

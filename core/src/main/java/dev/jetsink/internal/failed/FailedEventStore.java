@@ -1,5 +1,6 @@
 package dev.jetsink.internal.failed;
 
+import dev.jetsink.internal.config.TargetSettings;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -65,8 +66,9 @@ public final class FailedEventStore {
      * @param retention  records whose {@code failed_at} is older than this are expired by maintenance
      */
     public record Limits(int maxRecords, Duration retention) {
-        /** The default bounds: 10 000 records, 72 hours. */
-        public static final Limits DEFAULT = new Limits(10_000, Duration.ofHours(72));
+        /** The default bounds of the key table: 10 000 records, 72 hours. */
+        public static final Limits DEFAULT = new Limits(TargetSettings.DEFAULT_FAILED_MAX_RECORDS,
+            TargetSettings.DEFAULT_FAILED_MAX_AGE);
 
         public Limits {
             Objects.requireNonNull(retention, "retention");

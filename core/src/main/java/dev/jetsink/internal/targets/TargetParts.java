@@ -46,7 +46,8 @@ record TargetParts(TargetCounters counters, Verdict verdict, TargetConnection li
             ? OutcomeClassifier.forJetStream(config.streamName().orElseThrow())
             : OutcomeClassifier.forCore();
         Optional<FailedEventStore> failedStore = config.jetstreamEnabled()
-            ? Optional.of(FailedEventStore.open(config.queuePath().orElseThrow(), target, runtime.clock()))
+            ? Optional.of(FailedEventStore.open(config.queuePath().orElseThrow(), target,
+                new FailedEventStore.Limits(config.failedMaxRecords(), config.failedMaxAge()), runtime.clock()))
             : Optional.empty();
         JetStreamApi api = ConnectionSettings.from(config).jetStreamApi();
         TargetConnectionHooks hooks = new TargetConnectionHooks(target, events);

@@ -13,7 +13,7 @@ class ConfigKeyTest {
             "enable", "address", "subject", "username", "password", "token", "credentials_file", "nkey_seed_file",
             "tls_ca", "tls_client_cert", "tls_client_key", "tls_required", "queue_dir", "queue_limit", "jetstream_enable",
             "jetstream_stream_name", "jetstream_ack_timeout_secs", "jetstream_domain", "jetstream_api_prefix", "comment", "publish_window", "msg_id",
-            "format");
+            "format", "failed_max_records", "failed_max_age_hours");
     }
 
     @Test

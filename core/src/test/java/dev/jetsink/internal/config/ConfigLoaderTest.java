@@ -354,4 +354,33 @@ class ConfigLoaderTest {
                 + " every event is stored twice (each target gives its own message ids)");
         });
     }
+
+    @Test
+    void failedRetentionKeysReachTheTarget() {
+        Map<String, String> env = notifyTarget();
+        env.put("RUSTFS_NOTIFY_NATS_FAILED_MAX_RECORDS", "250000");
+        env.put("RUSTFS_NOTIFY_NATS_FAILED_MAX_AGE_HOURS", "168");
+        LoadedConfig loaded = load(env);
+        assertThat(loaded.errors()).isEmpty();
+        TargetConfig t = loaded.config().targets().get(0);
+        assertThat(t.failedMaxRecords()).isEqualTo(250_000);
+        assertThat(t.failedMaxAge()).isEqualTo(java.time.Duration.ofHours(168));
+    }
+
+    @Test
+    void failedRetentionDefaultsToTenThousandRecordsAnd72Hours() {
+        TargetConfig t = load(notifyTarget()).config().targets().get(0);
+        assertThat(t.failedMaxRecords()).isEqualTo(10_000);
+        assertThat(t.failedMaxAge()).isEqualTo(java.time.Duration.ofHours(72));
+    }
+
+    @Test
+    void failedRetentionOutOfBoundsOrMalformedIsAnError() {
+        Map<String, String> env = notifyTarget();
+        env.put("RUSTFS_NOTIFY_NATS_FAILED_MAX_RECORDS", "10_000");
+        env.put("RUSTFS_NOTIFY_NATS_FAILED_MAX_AGE_HOURS", "2161");
+        assertThat(load(env).errors()).extracting(p -> p.variable() + ": " + p.message()).containsExactlyInAnyOrder(
+            "RUSTFS_NOTIFY_NATS_FAILED_MAX_RECORDS: failed_max_records must be a whole number of records from 100 to 1000000",
+            "RUSTFS_NOTIFY_NATS_FAILED_MAX_AGE_HOURS: failed_max_age_hours must be a whole number of hours from 1 to 2160 (90 days)");
+    }
 }

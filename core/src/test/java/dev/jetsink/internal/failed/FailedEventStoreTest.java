@@ -184,6 +184,21 @@ class FailedEventStoreTest {
     }
 
     @Test
+    void aConfiguredRetentionOfOneHourExpiresWhatIsOlderThanAnHour() throws IOException {
+        FailedEventStore store = FailedEventStore.open(queueDir, TARGET,
+            new FailedEventStore.Limits(100, Duration.ofHours(1)), clock);
+        store.write(record(1, "m-1", T0, payload(1)));
+        store.write(record(2, "m-2", T0.plus(Duration.ofMinutes(30)), payload(2)));
+
+        clock.set(T0.plus(Duration.ofHours(1)));
+        assertThat(store.maintain().expired()).isZero();
+
+        clock.set(T0.plus(Duration.ofHours(1)).plusMillis(1));
+        assertThat(store.maintain().expired()).isEqualTo(1);
+        assertThat(names()).containsExactly(T0.plus(Duration.ofMinutes(30)).toEpochMilli() + "-m-2.json");
+    }
+
+    @Test
     void oldestAgeFollowsTheOldestRecordThroughRemovalAndExpiry() throws IOException {
         FailedEventStore store = FailedEventStore.open(queueDir, TARGET, clock);
         assertThat(store.oldestAge()).isEmpty();

@@ -224,6 +224,30 @@ public final class AdminTargets {
     }
 
     /**
+     * Runs {@code change} under the lock every admin change takes, so a reload and an admin
+     * request never interleave.
+     */
+    synchronized <T> T exclusively(java.util.function.Supplier<T> change) {
+        return change.get();
+    }
+
+    /** The running targets that came from the configuration, not from the admin API. */
+    synchronized List<TargetConfig> runningConfigured() {
+        return targets.values().stream().flatMap(t -> t.targets().stream()).map(NatsTarget::config)
+            .filter(c -> !isApplied(c.kind(), c.id())).toList();
+    }
+
+    /** Starts or replaces a configured target, as {@link #replace} does; the failure when it did not start. */
+    synchronized Optional<String> startConfigured(TargetConfig config) {
+        return replace(config);
+    }
+
+    /** Stops and removes a configured target; its queue stays on disk. */
+    synchronized void stopConfigured(TargetKind kind, String id) {
+        targets.get(kind).remove(id, grace).ifPresent(metrics::unregister);
+    }
+
+    /**
      * Closes a running target of the same id (its queue lock must go first), then starts the new
      * one; if that fails, the old one is started again so a failed replace leaves things as they were.
      */

@@ -7,6 +7,7 @@ import dev.jetsink.internal.config.DaemonSettings;
 import dev.jetsink.internal.config.HttpSettings;
 import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.internal.config.LoadedConfig;
+import dev.jetsink.internal.config.Secret;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.targets.TargetProbe;
 import dev.jetsink.server.ExitCode;
@@ -198,6 +199,9 @@ public final class CheckConfigCommand implements Callable<Integer> {
         out.println("  publish window: " + t.publishWindow());
         out.println("  msg id:         " + t.msgIdMode().label());
         out.println("  format:         " + t.format().label());
+        if (t.jetstreamEnabled()) {
+            out.println("  failed store:   " + t.failedMaxRecords() + " records, " + t.failedMaxAge().toHours() + " h");
+        }
         out.println("  auth:           " + auth(t));
         out.println("  tls:            " + tls(t));
         t.comment().ifPresent(c -> out.println("  comment:        " + c));
@@ -205,10 +209,10 @@ public final class CheckConfigCommand implements Callable<Integer> {
 
     private static String auth(TargetConfig t) {
         if (t.username().isPresent()) {
-            return "user " + t.username().get() + ", password " + t.password().map(Object::toString).orElse("-");
+            return "user " + t.username().get() + ", password " + t.password().map(Secret::describe).orElse("-");
         }
         if (t.token().isPresent()) {
-            return "token " + t.token().get();
+            return "token " + t.token().get().describe();
         }
         if (t.nkeySeedFile().isPresent()) {
             return "nkey seed file " + t.nkeySeedFile().get();
@@ -232,8 +236,8 @@ public final class CheckConfigCommand implements Callable<Integer> {
         out.println("  notify stream concurrency: " + c.notifyStreamConcurrency());
         out.println("daemon");
         out.println("  http address:  " + d.httpAddress());
-        out.println("  admin token:   " + d.adminToken().map(Object::toString).orElse("- (admin API disabled)"));
-        out.println("  ingest token:  " + d.ingestToken().map(Object::toString).orElse("-"));
+        out.println("  admin token:   " + d.adminToken().map(Secret::describe).orElse("- (admin API disabled)"));
+        out.println("  ingest token:  " + d.ingestToken().map(Secret::describe).orElse("-"));
         out.println("  data dir:      " + d.dataDir().map(Path::toString).orElse("-"));
         out.println("  log format:    " + d.logFormat().name().toLowerCase(Locale.ROOT));
         out.println("  backoff scale: " + d.backoffScale());

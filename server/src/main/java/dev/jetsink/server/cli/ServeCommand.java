@@ -79,6 +79,7 @@ public final class ServeCommand implements Callable<Integer> {
             Runtime.getRuntime().halt(ExitCode.OK);
         }, "jetsink-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        ReloadSignal.install(running, () -> ConfigLoader.load(env, configFile), allowUnknownKeys);
         try {
             running.set(Daemon.start(config.get(), InheritedSocket.fromServiceManager(env)));
         } catch (IOException | RuntimeException e) {

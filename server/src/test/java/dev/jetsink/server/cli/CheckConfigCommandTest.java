@@ -57,6 +57,20 @@ class CheckConfigCommandTest {
     }
 
     @Test
+    void secretsReadFromFilesShowTheirFileSettingAndNeverTheSecret() throws IOException {
+        Path token = Files.writeString(dir.resolve("notify-token"), "token-in-a-file\n");
+        Path admin = Files.writeString(dir.resolve("admin-token"), "admin-in-a-file\n");
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_TOKEN_PRIMARY_FILE", token.toString());
+        env.put("JETSINK_ADMIN_TOKEN_FILE", admin.toString());
+        assertThat(run(env)).as(output.toString()).isEqualTo(ExitCode.OK);
+        assertThat(output.toString())
+            .contains("auth:           token *** (RUSTFS_NOTIFY_NATS_TOKEN_PRIMARY_FILE=" + token + ")")
+            .contains("admin token:   *** (JETSINK_ADMIN_TOKEN_FILE=" + admin + ")")
+            .doesNotContain("token-in-a-file").doesNotContain("admin-in-a-file");
+    }
+
+    @Test
     void aSubjectTemplateIsShownWithItsSpaceAndABadOneIsAnErrorNamingThePlaceholder() {
         Map<String, String> env = validTarget();
         env.put("RUSTFS_NOTIFY_NATS_SUBJECT_PRIMARY", "rustfs.events.{bucket}.{event}");
