@@ -6,6 +6,7 @@ import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
+import io.nats.client.api.StreamConfiguration;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -316,6 +318,68 @@ class ReleaseTest {
         dpkg(root, Map.of(), "-i", deb.toString());
         dpkg(root, Map.of("JETSINK_PURGE_STATE", "yes"), "-P", "jetsink");
         assertThat(root.resolve("var/lib/jetsink")).as("purge with JETSINK_PURGE_STATE=yes removes them").doesNotExist();
+    }
+
+    /**
+     * OPERATIONS' "Production in 15 minutes", as its reader would do it on a packaged host: the
+     * walk's own target lines (address and queue root pointed at this test's server and root), its
+     * `stream-plan --apply` with limits, its strict `check-config --connect`, the MinIO body it
+     * shows posted to the daemon, and `stream-tail` showing the event.
+     */
+    @Test
+    void theProductionWalkOfOperationsPutsASendersEventIntoALimitedStream() throws Exception {
+        String walk = section(Files.readString(REPO.resolve("docs/OPERATIONS.md")), "## Production in 15 minutes", "\n## 1.");
+        List<String> targetLines = walk.lines().map(String::strip)
+            .filter(l -> l.startsWith("RUSTFS_NOTIFY_NATS_")).toList();
+        assertThat(targetLines).as("step 2's target").isNotEmpty();
+        String body = section(walk, "<<'JSON'\n", "\nJSON\n").strip();
+        assertThat(body).as("step 5's sender body").startsWith("{").contains("\"photos\"");
+
+        Path root = throwAwayRoot();
+        dpkg(root, Map.of(), "-i", deb.toString());
+        Path env = root.resolve("etc/jetsink/jetsink.env");
+        Path launcher = root.resolve("usr/share/jetsink/bin/jetsink");
+        Map<String, String> path = Map.of("PATH", System.getenv("PATH"));
+        try (NatsServer nats = NatsServer.startDefault(); Connection admin = Nats.connect(nats.url())) {
+            String target = targetLines.stream()
+                .map(l -> l.startsWith("RUSTFS_NOTIFY_NATS_ADDRESS=") ? "RUSTFS_NOTIFY_NATS_ADDRESS=" + nats.url() : l)
+                .map(l -> l.startsWith("RUSTFS_NOTIFY_NATS_QUEUE_DIR=")
+                    ? "RUSTFS_NOTIFY_NATS_QUEUE_DIR=" + root.resolve("var/lib/jetsink") : l)
+                .collect(Collectors.joining("\n"));
+            Files.writeString(env, Files.readString(env) + "\nJETSINK_HTTP_ADDRESS=127.0.0.1:0\nJETSINK_DATA_DIR="
+                + root.resolve("var/lib/jetsink/data") + "\n" + target + "\n");
+
+            Result plan = runResult(work, path, launcher.toString(), "stream-plan", "--apply", "--target", "_",
+                "--config", env.toString(), "--replicas", "1", "--max-age", "7d", "--max-bytes", "10GiB");
+            assertThat(plan.exit()).as(plan.out()).isZero();
+            StreamConfiguration made = admin.jetStreamManagement().getStreamInfo("RUSTFS_EVENTS").getConfiguration();
+            assertThat(made.getMaxAge()).isEqualTo(Duration.ofDays(7));
+            assertThat(made.getMaxBytes()).isEqualTo(10L << 30);
+
+            // the walk adds --as-user jetsink, a user this throw-away root has but the host does not
+            Result check = runResult(work, path, launcher.toString(), "check-config", "--config", env.toString(),
+                "--strict", "--connect");
+            assertThat(check.exit()).as(check.out()).isZero();
+            assertThat(check.out()).contains("OK");
+
+            try (Daemon d = Daemon.start(work, path, launcher, env)) {
+                assertThat(d.post("/notify", body).statusCode()).isEqualTo(200);
+                await().atMost(AWAIT).until(() -> Streams.readAll(admin, "RUSTFS_EVENTS").size() == 1);
+            }
+            Result tail = runResult(work, path, launcher.toString(), "stream-tail", "--target", "_",
+                "--config", env.toString(), "--last", "1", "--full");
+            assertThat(tail.exit()).as(tail.out()).isZero();
+            assertThat(tail.out()).contains("subject=rustfs.events").contains("msg_id=").contains("photos")
+                .contains("cat 1.jpg");
+        }
+    }
+
+    private static String section(String text, String from, String to) {
+        int start = text.indexOf(from);
+        assertThat(start).as("'%s' in the text", from).isNotNegative();
+        int end = text.indexOf(to, start + from.length());
+        assertThat(end).as("'%s' after '%s'", to, from).isPositive();
+        return text.substring(start + from.length(), end);
     }
 
     private Path throwAwayRoot() throws IOException {
