@@ -105,12 +105,7 @@ public final class FailedReplayCommand {
         Matcher m = RELATIVE.matcher(text.trim());
         if (m.matches()) {
             long n = Long.parseLong(m.group(1));
-            Duration d = switch (m.group(2)) {
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
+            Duration d = DurationUnits.of(n, m.group(2));
             return Optional.of(clock.instant().minus(d));
         }
         try {

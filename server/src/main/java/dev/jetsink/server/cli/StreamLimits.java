@@ -38,12 +38,7 @@ record StreamLimits(Optional<Duration> maxAge, Optional<Long> maxBytes) {
             throw new IllegalArgumentException(option + " must be a whole number with a unit s, m, h or d (e.g. 7d, 24h): " + text);
         }
         long n = Long.parseLong(m.group(1));
-        Duration d = switch (m.group(2)) {
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            default -> Duration.ofDays(n);
-        };
+        Duration d = DurationUnits.of(n, m.group(2));
         if (d.isZero()) {
             throw new IllegalArgumentException(option + " must be more than 0 (leave it out for no age limit)");
         }
