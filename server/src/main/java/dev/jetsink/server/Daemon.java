@@ -104,38 +104,61 @@ public final class Daemon implements AutoCloseable {
      * manager holds open across restarts) instead of binding the configured address.
      */
     public static Daemon start(JetsinkConfig config, Optional<ServerSocketChannel> inherited) throws IOException {
+        return start(config, inherited, OpenedResources.StepListener.NONE);
+    }
+
+    /**
+     * The start itself: every resource is registered in {@code opened} as it is created, and any
+     * failure after that closes them in reverse before it propagates. {@code steps} hears each
+     * registration (a test fails the start there).
+     */
+    static Daemon start(JetsinkConfig config, Optional<ServerSocketChannel> inherited,
+                        OpenedResources.StepListener steps) throws IOException {
+        OpenedResources opened = new OpenedResources(steps);
+        try {
+            Daemon daemon = open(config, inherited, opened);
+            opened.handedOver();
+            return daemon;
+        } catch (Throwable e) {
+            opened.closeAfter(e);
+            throw e;
+        }
+    }
+
+    private static Daemon open(JetsinkConfig config, Optional<ServerSocketChannel> inherited, OpenedResources opened)
+            throws IOException {
         HttpFront http = HttpFront.open(config.daemon().httpAddress(), config.daemon().http(), inherited);
+        opened.add("http socket", http::stop);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        opened.add("metrics registry", registry::close);
         TargetMetrics metrics = new TargetMetrics(registry);
         TargetRuntime system = TargetRuntime.system();
+        opened.add("scheduler", system.scheduler()::shutdownNow);
         TargetRuntime runtime = new TargetRuntime(system.clock(), system.sleeper(), metrics,
             system.notifyConcurrency(), config.daemon().backoffScale(), system.scheduler())
             .withTracing(Tracing.global());
         Map<TargetKind, Targets> targets = new EnumMap<>(TargetKind.class);
         Optional<AppliedTargetStore> store = config.daemon().dataDir().map(AppliedTargetStore::new);
-        AdminTargets admin;
-        try {
-            List<TargetConfig> restorable = AdminTargets.restorable(
-                store.map(AppliedTargetStore::loadAll).orElse(List.of()));
-            JetsinkConfig configured = withoutOverridden(config, restorable);
-            for (TargetKind kind : TargetKind.values()) {
-                Targets t = Targets.start(kind, configured, runtime);
-                targets.put(kind, t);
-                t.targets().forEach(metrics::register);
-            }
-            admin = new AdminTargets(targets, metrics, store, GRACE);
-            admin.restore(restorable);
-        } catch (RuntimeException e) {
-            targets.values().forEach(t -> t.close(Duration.ZERO));
-            http.stop();
-            runtime.scheduler().shutdownNow();
-            throw e;
+        List<TargetConfig> restorable = AdminTargets.restorable(
+            store.map(AppliedTargetStore::loadAll).orElse(List.of()));
+        JetsinkConfig configured = withoutOverridden(config, restorable);
+        for (TargetKind kind : TargetKind.values()) {
+            // Targets owns its queues (and their locks) and its failed-store maintenance.
+            Targets t = Targets.start(kind, configured, runtime);
+            targets.put(kind, t);
+            opened.add(kind.label() + " targets", () -> t.close(Duration.ZERO));
+            t.targets().forEach(metrics::register);
         }
+        AdminTargets admin = new AdminTargets(targets, metrics, store, GRACE);
+        // Restored targets join the Targets above, which the registration of each kind closes.
+        admin.restore(restorable);
+        opened.reached("admin targets restored");
         ExecutorService healthPool = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "jetsink-health");
             t.setDaemon(true);
             return t;
         });
+        opened.add("health pool", healthPool::shutdownNow);
         List<TargetConfig> disabled = config.targets().stream().filter(c -> !config.kindEnabled(c.kind())).toList();
         HealthCheck health = new HealthCheck(() -> running(targets), disabled, healthPool, HealthCheck.BOUND);
         StatusBoard board = new StatusBoard(() -> targets.values().stream().flatMap(t -> t.targets().stream()).toList(),
@@ -167,16 +190,12 @@ public final class Daemon implements AutoCloseable {
         routes.put("/status", new StatusHandler(board, runtime.clock()));
         routes.put(AdminHandler.BASE, new AdminHandler(config.daemon().adminToken().map(BearerToken::new), admin,
             new AdminListing(targets, admin, healthPool), bodies, deadlines));
-        try {
-            http.serve(new RequestTiming(registry, new Routes(new RootHandler(), routes)));
-        } catch (IOException e) {
-            targets.values().forEach(t -> t.close(Duration.ZERO));
-            http.stop();
-            runtime.scheduler().shutdownNow();
-            throw e;
-        }
+        http.serve(new RequestTiming(registry, new Routes(new RootHandler(), routes)));
+        opened.reached("http serving");
         http.bindMetrics(registry, runtime.clock());
-        return new Daemon(targets, registry, http, runtime, healthPool, stopping, JvmMeters.bind(registry), admin);
+        JvmMeters jvm = JvmMeters.bind(registry);
+        opened.add("jvm meters", jvm);
+        return new Daemon(targets, registry, http, runtime, healthPool, stopping, jvm, admin);
     }
 
     private static List<IntakeState> intakes(Map<TargetKind, Targets> targets) {

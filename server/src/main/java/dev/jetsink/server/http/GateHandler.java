@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Every request passes the intake {@link Gate} (SIGTERM: 503 with Retry-After, requests inside
  * finish; while handing over to the next process, answers close their connection), starts its request clock unless it has a body to read ({@link RequestDeadlines}), and
- * has a handler failure logged and answered 500 instead of escaping.
+ * has a handler failure of any kind ({@link Throwable}) logged and answered 500 instead of
+ * escaping. A request leaves the gate exactly once, when its callback completes, whichever way.
  */
 public final class GateHandler extends Handler.Wrapper {
 
@@ -45,37 +46,27 @@ public final class GateHandler extends Handler.Wrapper {
             HttpJson.errorAndClose(response, callback, 503, "shutting down", Optional.of(RETRY_AFTER_SHUTDOWN));
             return true;
         }
-        Callback leaving = new Callback() {
-            @Override
-            public void succeeded() {
-                gate.leave();
-                callback.succeeded();
-            }
-
-            @Override
-            public void failed(Throwable x) {
-                gate.leave();
-                callback.failed(x);
-            }
-
-            @Override
-            public InvocationType getInvocationType() {
-                return callback.getInvocationType();
-            }
-        };
+        Callback leaving = new LeavingCallback(gate, callback);
         try {
             if (!super.handle(request, response, leaving)) {
                 gate.leave();
                 return false;
             }
             return true;
-        } catch (RuntimeException e) {
+        } catch (Throwable e) {
+            // Every Throwable, not only RuntimeException: an Error or a sneaked checked exception
+            // that escaped would leave the request counted inside, and shutdown would wait out its grace.
             log.error("http handler failed method={} path={} error=\"{}\"", request.getMethod(),
                 HttpJson.quote(Request.getPathInContext(request)), e.toString());
             if (response.isCommitted()) {
                 leaving.failed(e);
-            } else {
+                return true;
+            }
+            try {
                 HttpJson.error(response, leaving, 500, "internal error");
+            } catch (Throwable answering) {
+                e.addSuppressed(answering);
+                leaving.failed(e);
             }
             return true;
         }
