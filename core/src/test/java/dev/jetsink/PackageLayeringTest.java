@@ -29,12 +29,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PackageLayeringTest {
     private static final Path DESIGN = Path.of("../docs/DESIGN.md");
-    private static final List<Path> MAIN_SOURCES = List.of(Path.of("src/main/java"), Path.of("../server/src/main/java"));
+    // tests run in the module directory: core's own sources and the server's beside them
+    private static final List<Path> MAIN_SOURCES = List.of(Path.of("src/main/java"),
+        Path.of("../server/src/main/java"));
     private static final Pattern LISTED = Pattern.compile("^\\d+\\. `([a-z][a-z0-9_.]*)`\\s*$");
     private static final Pattern FRONT_DOOR = Pattern.compile("^Front door: (.*?)\\. ");
     private static final Pattern BACKTICKED = Pattern.compile("`([a-z][a-z0-9_.]*)`");
     /** A name in {@code dev.jetsink}: its package segments, then a type (upper case) or a wildcard. */
-    private static final Pattern REFERENCE = Pattern.compile("\\bdev\\.jetsink((?:\\.[a-z_][a-z0-9_]*)*)\\.(?:[A-Z]|\\*)");
+    private static final Pattern REFERENCE =
+        Pattern.compile("\\bdev\\.jetsink((?:\\.[a-z_][a-z0-9_]*)*)\\.(?:[A-Z]|\\*)");
 
     @Test
     void mainCodeKeepsThePackageOrderOfDesign() throws IOException {
@@ -50,7 +53,8 @@ class PackageLayeringTest {
 
     @Test
     void anImportUpTheOrderIsReportedWithFileAndLine(@TempDir Path root) throws IOException {
-        plant(root, "dev.jetsink.internal.event", "Parser", "import java.util.List;\nimport dev.jetsink.internal.queue.Entry;\n");
+        plant(root, "dev.jetsink.internal.event", "Parser",
+            "import java.util.List;\nimport dev.jetsink.internal.queue.Entry;\n");
         plant(root, "dev.jetsink.internal.queue", "Entry", "");
         List<String> found = smallOrder().check(Sources.read(List.of(root)));
         assertThat(found).anySatisfy(f -> assertThat(f)
@@ -258,7 +262,8 @@ class PackageLayeringTest {
                         while (m.find()) {
                             String to = "dev.jetsink" + m.group(1);
                             if (!to.equals(pkg)) {
-                                uses.add(new Use(pkg, to, root.relativize(file).toString().replace('\\', '/') + ":" + (i + 1)));
+                                String where = root.relativize(file).toString().replace('\\', '/') + ":" + (i + 1);
+                                uses.add(new Use(pkg, to, where));
                             }
                         }
                     }
