@@ -2,7 +2,6 @@ package dev.jetsink.internal.event;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import dev.jetsink.internal.queue.EntryAttributes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,6 +22,8 @@ public final class CloudEventAttributes {
     public static final String HEADER_PREFIX = "ce-";
     /** The only CloudEvents version jetsink reads and writes. */
     public static final String CLOUDEVENTS_VERSION = "1.0";
+    /** Longest stored set of attributes, in UTF-8 bytes of its JSON; the queue record keeps no more. */
+    public static final int MAX_JSON_BYTES = 16 * 1024;
     private static final int MAX_NAME_LENGTH = 20;
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
@@ -85,9 +86,9 @@ public final class CloudEventAttributes {
             gen.writeEndObject();
         });
         String json = out.toString(StandardCharsets.UTF_8);
-        if (json.getBytes(StandardCharsets.UTF_8).length > EntryAttributes.MAX_CLOUD_EVENT_BYTES) {
+        if (json.getBytes(StandardCharsets.UTF_8).length > MAX_JSON_BYTES) {
             throw new IllegalArgumentException("CloudEvents attributes longer than "
-                + EntryAttributes.MAX_CLOUD_EVENT_BYTES + " bytes");
+                + MAX_JSON_BYTES + " bytes");
         }
         return Optional.of(json);
     }

@@ -1,5 +1,6 @@
 package dev.jetsink.internal.queue;
 
+import dev.jetsink.internal.event.CloudEventAttributes;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,7 +18,7 @@ import java.util.Optional;
  * @param traceparent a W3C {@code traceparent} value
  * @param tracestate  a W3C {@code tracestate} value
  * @param cloudEvent  the CloudEvents attributes published as {@code ce-} headers, a JSON object of
- *                    strings ({@link dev.jetsink.internal.event.CloudEventAttributes})
+ *                    strings ({@link CloudEventAttributes})
  */
 public record EntryAttributes(int replays, Optional<String> subject, Optional<String> traceparent,
                               Optional<String> tracestate, Optional<String> cloudEvent) {
@@ -26,7 +27,7 @@ public record EntryAttributes(int replays, Optional<String> subject, Optional<St
     /** Longest stored trace value (traceparent is 55 characters; tracestate is capped at 512 by W3C). */
     public static final int MAX_TRACE_BYTES = 512;
     /** Longest stored set of CloudEvents attributes, in UTF-8 bytes of its JSON. */
-    public static final int MAX_CLOUD_EVENT_BYTES = 16 * 1024;
+    public static final int MAX_CLOUD_EVENT_BYTES = CloudEventAttributes.MAX_JSON_BYTES;
 
     /** No attribute: a first-time entry on the target's subject without trace context. */
     public static final EntryAttributes NONE = new EntryAttributes(0, Optional.empty(), Optional.empty(), Optional.empty(),

@@ -226,7 +226,7 @@ final class GroupCommitWriter implements Runnable {
         writePos = RecordCodec.SEGMENT_HEADER_BYTES;
         allocated = writePos;
         writingAhead = true;
-        queue.opened(s);
+        queue.add(s);
         active = s;
     }
 

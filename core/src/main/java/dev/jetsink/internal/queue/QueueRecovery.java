@@ -61,7 +61,7 @@ final class QueueRecovery {
             Segment s = recoverSegment(first, newest ? Long.MAX_VALUE : firstSeqs.get(k + 1), last);
             lastSeq = last[0];
             maxSeq = Math.max(maxSeq, lastSeq);
-            queue.recovered(s);
+            queue.add(s);
         }
         deleteOrphanSidecars(firstSeqs);
         long next = Math.max(1, maxSeq + 1);

@@ -113,7 +113,7 @@ final class SegmentMaintenance {
                 synchronized (queue) {
                     for (Segment s : doomed) {
                         s.busy = false;
-                        queue.recovered(s);
+                        queue.add(s);
                     }
                 }
                 return;

@@ -50,8 +50,7 @@ public final class SegmentedQueue implements QueueStore {
     private final RecordReader reader;
     private final QueueWorkers workers;
     private final ReentrantReadWriteLock submitGate = new ReentrantReadWriteLock();
-    private long reserved;
-    private long inflight;
+    private final QueueRoom room;
     private boolean closed;
 
     private SegmentedQueue(Path dir, QueueOptions options, QueueLock lock) throws IOException {
@@ -61,6 +60,7 @@ public final class SegmentedQueue implements QueueStore {
         this.lock = lock;
         this.minter = new MsgIds.Minter(options.clock());
         this.counters = new QueueCounters(options.clock());
+        this.room = new QueueRoom(dir, options.limit(), index);
         this.reader = new RecordReader(this, options.heldBytes());
         long nextSeq = new QueueRecovery(files, this).recover();
         this.writer = new GroupCommitWriter(this, files, options, nextSeq);
@@ -103,33 +103,14 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     @Override
-    public void checkRoom(int n) {
-        synchronized (this) {
-            refusal(n);
-        }
+    public synchronized void checkRoom(int n) {
+        room.check(n, closed);
     }
 
     @Override
-    public Reservation reserve(int n) {
-        synchronized (this) {
-            refusal(n);
-            reserved += n;
-        }
+    public synchronized Reservation reserve(int n) {
+        room.reserve(n, closed);
         return new HeldReservation(this, n);
-    }
-
-    // Why n more entries cannot be taken now; the caller holds the monitor.
-    private void refusal(int n) {
-        if (n < 0) {
-            throw new IllegalArgumentException("cannot make room for " + n + " entries");
-        }
-        if (closed) {
-            throw new QueueStoreException("queue " + dir + " is closed");
-        }
-        long used = index.live() + inflight + reserved;
-        if (used + n > options.limit()) {
-            throw new QueueFullException(dir, options.limit(), used, n);
-        }
     }
 
     /**
@@ -147,15 +128,11 @@ public final class SegmentedQueue implements QueueStore {
         submitGate.readLock().lock();
         try {
             synchronized (this) {
-                if (onReservedSlot) {
-                    reserved--;
-                }
                 try {
-                    refusal(onReservedSlot ? 0 : 1);
+                    room.startAppend(onReservedSlot, closed);
                 } catch (QueueFullException | QueueStoreException e) {
                     return CompletableFuture.failedFuture(e);
                 }
-                inflight++;
             }
             writer.submit(p);
         } finally {
@@ -302,11 +279,6 @@ public final class SegmentedQueue implements QueueStore {
         return counters.corruptRecords();
     }
 
-    /** Number of segment files (for {@code queue stats} and tests). */
-    public synchronized int segmentCount() {
-        return segments.size();
-    }
-
     @Override
     public void close() {
         synchronized (this) {
@@ -342,7 +314,7 @@ public final class SegmentedQueue implements QueueStore {
 
     /** Gives back reserved slots a {@link Reservation} did not use. */
     synchronized void release(int unused) {
-        reserved -= unused;
+        room.release(unused);
     }
 
     // ---- called by recovery, the writer and maintenance (package-private seams) ----
@@ -351,15 +323,12 @@ public final class SegmentedQueue implements QueueStore {
         return counters;
     }
 
-    synchronized void recovered(Segment s) {
-        segments.put(s.firstSeq, s);
-    }
-
     synchronized void recoveredEntry(long seq, int offset, int length, long queuedAtMs) {
         index.add(seq, offset, length, queuedAtMs);
     }
 
-    synchronized void opened(Segment s) {
+    /** Puts a segment in the table: found by recovery, started by the writer, kept after a failed delete. */
+    synchronized void add(Segment s) {
         segments.put(s.firstSeq, s);
     }
 
@@ -383,7 +352,7 @@ public final class SegmentedQueue implements QueueStore {
             s.live += batch.size();
             s.sizeBytes = offset;
             s.lastQueuedAtMs = batch.get(batch.size() - 1).queuedAtMs();
-            inflight -= batch.size();
+            room.appendsEnded(batch.size());
         }
         for (int i = 0; i < batch.size(); i++) {
             batch.get(i).future().complete(entries[i]);
@@ -391,7 +360,7 @@ public final class SegmentedQueue implements QueueStore {
     }
 
     synchronized void appendsFailed(int n) {
-        inflight -= n;
+        room.appendsEnded(n);
     }
 
     /**
