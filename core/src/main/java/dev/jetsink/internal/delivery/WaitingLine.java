@@ -76,11 +76,6 @@ final class WaitingLine<E> {
         returned.add(new Slot<>(Math.max(newestSeq, seqOf.applyAsLong(entry)) , tiebreaks++ + (1L << 40), entry));
     }
 
-    /** Number of entries fetched or returned and not yet offered (not the queue's backlog). */
-    int trackedCount() {
-        return returned.size() + fetched.size();
-    }
-
     private void refillIfEmpty() {
         if (!fetched.isEmpty()) {
             return;

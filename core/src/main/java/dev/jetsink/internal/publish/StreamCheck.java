@@ -164,15 +164,9 @@ public final class StreamCheck {
     /** A validation on the attempt path failed: the attempt is retryable. */
     public static final class StreamValidationFailure extends Exception {
         private static final long serialVersionUID = 1L;
-        private final transient ValidationResult.Failed result;
 
         public StreamValidationFailure(ValidationResult.Failed result) {
             super("stream validation failed: " + result.message(), null, false, false);
-            this.result = result;
-        }
-
-        ValidationResult.Failed result() {
-            return result;
         }
     }
 }

@@ -102,10 +102,6 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
         return Optional.ofNullable(lastConnectFailure);
     }
 
-    synchronized boolean hasConnection() {
-        return connection != null;
-    }
-
     private void dropIfTlsRotated() {
         if (connection == null || stamp == null || factory.settings().tlsFiles().isEmpty()) {
             return;

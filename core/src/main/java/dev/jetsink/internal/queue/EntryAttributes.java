@@ -79,10 +79,6 @@ public record EntryAttributes(int replays, Optional<String> subject, Optional<St
             Optional.empty());
     }
 
-    public EntryAttributes withReplays(int n) {
-        return new EntryAttributes(n, subject, traceparent, tracestate, cloudEvent);
-    }
-
     public EntryAttributes withSubject(Optional<String> s) {
         return new EntryAttributes(replays, s, traceparent, tracestate, cloudEvent);
     }

@@ -89,10 +89,6 @@ public final class RequestDeadlines extends AbstractLifeCycle implements Connect
         }
     }
 
-    int tracked() {
-        return open.size();
-    }
-
     private void schedule() {
         if (isRunning() || isStarting()) {
             next = scheduler.schedule(this::tick, tickMillis, TimeUnit.MILLISECONDS);
