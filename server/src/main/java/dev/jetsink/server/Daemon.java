@@ -173,7 +173,7 @@ public final class Daemon implements AutoCloseable {
         Ingest ingest = new Ingest(targets);
         var token = config.daemon().ingestToken().map(BearerToken::new);
         Map<String, Handler> routes = new LinkedHashMap<>();
-        BodyBudget bodies = BodyBudget.forHeap(Runtime.getRuntime().maxMemory(), EventParser.MAX_BODY_BYTES);
+        BodyBudget bodies = BodyBudget.forHeap(Runtime.getRuntime().maxMemory(), EventParser.MAX_EVENT_BODY_BYTES);
         RequestDeadlines deadlines = http.deadlines();
         for (TargetKind kind : TargetKind.values()) {
             routes.put("/" + kind.label(), new IngestHandler(kind, ingest, token, bodies, deadlines,

@@ -17,7 +17,7 @@ import java.util.Objects;
  * per record; the top-level {@code EventName} and {@code Key} are ignored and rebuilt from each
  * record) or one bare S3 event record. Audit bodies: one entry, a JSON array of entries, or
  * entries separated by newlines (NDJSON). Bodies must be UTF-8, at most
- * {@value #MAX_BODY_BYTES} bytes, nested at most 64 levels deep.
+ * {@value #MAX_EVENT_BODY_BYTES} bytes, nested at most 64 levels deep.
  *
  * <p>All or nothing: if any record or entry is malformed, {@link #parse} throws and returns no
  * events. Error messages name the place: {@code record 2: s3.bucket.name is required},
@@ -26,7 +26,7 @@ import java.util.Objects;
  */
 public final class EventParser {
     /** Largest body accepted (4 MiB), the same bound the HTTP ingest answers 413 above. */
-    public static final int MAX_BODY_BYTES = JsonBody.MAX_BODY_BYTES;
+    public static final int MAX_EVENT_BODY_BYTES = JsonBody.MAX_EVENT_BODY_BYTES;
 
     private static final EventParser NOTIFY = new EventParser(TargetKind.NOTIFY);
     private static final EventParser AUDIT = new EventParser(TargetKind.AUDIT);

@@ -42,7 +42,7 @@ import java.util.Map;
  */
 public final class JsonBody {
     /** Largest body the parser accepts; the HTTP ingest answers 413 above this before parsing. */
-    static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+    static final int MAX_EVENT_BODY_BYTES = 4 * 1024 * 1024;
     /** Deepest nesting accepted; real records nest about 5 levels, audit entries about 4. */
     static final int MAX_DEPTH = 64;
     static final int MAX_NAME_CHARS = 64 * 1024;
@@ -50,9 +50,9 @@ public final class JsonBody {
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxNestingDepth(MAX_DEPTH)
-                    .maxStringLength(MAX_BODY_BYTES)
+                    .maxStringLength(MAX_EVENT_BODY_BYTES)
                     .maxNameLength(MAX_NAME_CHARS)
-                    .maxDocumentLength(MAX_BODY_BYTES)
+                    .maxDocumentLength(MAX_EVENT_BODY_BYTES)
                     .build())
             // Emoji and other astral characters go out as plain UTF-8, not as \uD83D\uDCF7 pairs.
             .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
@@ -78,8 +78,8 @@ public final class JsonBody {
      * escaped half of a surrogate pair.
      */
     static void checkBytes(byte[] body) throws MalformedEventException {
-        if (body.length > MAX_BODY_BYTES) {
-            throw new MalformedEventException("body is larger than " + MAX_BODY_BYTES + " bytes");
+        if (body.length > MAX_EVENT_BODY_BYTES) {
+            throw new MalformedEventException("body is larger than " + MAX_EVENT_BODY_BYTES + " bytes");
         }
         checkUtf8(body);
         checkSurrogateEscapes(body);
@@ -299,7 +299,7 @@ public final class JsonBody {
             return "nesting deeper than " + MAX_DEPTH + " levels";
         }
         if (m.contains("String value length")) {
-            return "string longer than " + MAX_BODY_BYTES + " characters";
+            return "string longer than " + MAX_EVENT_BODY_BYTES + " characters";
         }
         if (m.contains("Name length")) {
             return "field name longer than " + MAX_NAME_CHARS + " characters";

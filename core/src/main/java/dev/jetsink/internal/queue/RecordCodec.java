@@ -73,7 +73,7 @@ final class RecordCodec {
     /** v2: seq + queued-at + kind + msg id length and at least one byte + four string lengths + attributes length + payload length. */
     static final int MIN_BODY_BYTES = 8 + 8 + 1 + 1 + 1 + 4 * 2 + 2 + 4;
     /** Larger than any record we write (payloads are capped at 4 MiB upstream); bounds the scan. */
-    static final int MAX_BODY_BYTES = 64 * 1024 * 1024;
+    static final int MAX_RECORD_BODY_BYTES = 64 * 1024 * 1024;
     /** Attribute tag: how often the entry was replayed from the failed store (4-byte count). */
     static final int ATTR_REPLAYS = 1;
     /** Attribute tag: the subject resolved from a {@code SUBJECT} template at enqueue (UTF-8). */
@@ -168,7 +168,7 @@ final class RecordCodec {
             return -1;
         }
         int len = segment.getInt(pos + 4);
-        if (len < min || len > MAX_BODY_BYTES || (long) pos + RECORD_PREFIX_BYTES + len > segment.limit()) {
+        if (len < min || len > MAX_RECORD_BODY_BYTES || (long) pos + RECORD_PREFIX_BYTES + len > segment.limit()) {
             return -1;
         }
         CRC32C crc = new CRC32C();
@@ -325,7 +325,7 @@ final class RecordCodec {
 
     /**
      * Rejects an entry that cannot be stored and read back: metadata over the record's 16-bit string
-     * lengths, or a body (attributes included) over {@link #MAX_BODY_BYTES}, which recovery and
+     * lengths, or a body (attributes included) over {@link #MAX_RECORD_BODY_BYTES}, which recovery and
      * reads would take for damage.
      */
     static void checkFits(EventMetadata m, byte[] payload, EntryAttributes attributes) {
@@ -340,8 +340,9 @@ final class RecordCodec {
             }
             body += n;
         }
-        if (body > MAX_BODY_BYTES) {
-            throw new IllegalArgumentException("queue record of " + body + " bytes exceeds the " + MAX_BODY_BYTES + "-byte limit");
+        if (body > MAX_RECORD_BODY_BYTES) {
+            throw new IllegalArgumentException(
+                "queue record of " + body + " bytes exceeds the " + MAX_RECORD_BODY_BYTES + "-byte limit");
         }
     }
 }

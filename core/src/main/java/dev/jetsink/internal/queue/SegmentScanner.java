@@ -144,7 +144,7 @@ final class SegmentScanner {
             return false;
         }
         int len = buf.getInt(from + 4);
-        return len >= min && len <= RecordCodec.MAX_BODY_BYTES
+        return len >= min && len <= RecordCodec.MAX_RECORD_BODY_BYTES
             && (long) from + RecordCodec.RECORD_PREFIX_BYTES + len > size;
     }
 
@@ -159,7 +159,7 @@ final class SegmentScanner {
         }
         int len = buf.getInt(pos + 4);
         long end = (long) pos + RecordCodec.RECORD_PREFIX_BYTES + len;
-        return len < min || len > RecordCodec.MAX_BODY_BYTES || end > buf.limit() ? -1 : (int) end;
+        return len < min || len > RecordCodec.MAX_RECORD_BODY_BYTES || end > buf.limit() ? -1 : (int) end;
     }
 
     /** Position of the next CRC-valid record at or after {@code from}, or -1. */

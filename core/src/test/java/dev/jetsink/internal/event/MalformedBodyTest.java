@@ -161,7 +161,7 @@ class MalformedBodyTest {
 
     @Test
     void bodyOverFourMebibytesIsRefused() {
-        byte[] body = new byte[EventParser.MAX_BODY_BYTES + 1];
+        byte[] body = new byte[EventParser.MAX_EVENT_BODY_BYTES + 1];
         Arrays.fill(body, (byte) ' ');
 
         assertRefused(TargetKind.NOTIFY, body, "body is larger than 4194304 bytes");

@@ -273,7 +273,7 @@ class AttributesOnEveryRecordPathTest {
         int attributeBytes = RecordCodec.recordSize(id, m, new byte[0], a) - RecordCodec.recordSize(id, m, new byte[0],
             EntryAttributes.NONE);
         assertThat(attributeBytes).isEqualTo(7 + 3 + MAX_SUBJECT.length() + 3 + PARENT.length() + 3 + MAX_TRACE.length());
-        byte[] body = new byte[RecordCodec.MAX_BODY_BYTES - RecordCodec.MIN_BODY_BYTES - MsgIds.MAX_BYTES - strings
+        byte[] body = new byte[RecordCodec.MAX_RECORD_BODY_BYTES - RecordCodec.MIN_BODY_BYTES - MsgIds.MAX_BYTES - strings
             - attributeBytes];
         RecordCodec.checkFits(m, body, a); // accepted: exactly at the limit
         assertThatCode(() -> RecordCodec.checkFits(m, new byte[body.length + 1], a))
@@ -283,9 +283,9 @@ class AttributesOnEveryRecordPathTest {
         RecordCodec.encode(out, 1, id, 1, m, body, a);
         assertThat(RecordCodec.validBodyLength(out, 0))
             .as("body of %d bytes (limit %d) for an entry checkFits accepted", size - RecordCodec.RECORD_PREFIX_BYTES,
-                RecordCodec.MAX_BODY_BYTES)
+                RecordCodec.MAX_RECORD_BODY_BYTES)
             .isEqualTo(size - RecordCodec.RECORD_PREFIX_BYTES)
-            .isGreaterThan(RecordCodec.MAX_BODY_BYTES - 2); // checkFits is at most one byte conservative
+            .isGreaterThan(RecordCodec.MAX_RECORD_BODY_BYTES - 2); // checkFits is at most one byte conservative
     }
 
     // ------------------------------------------------------------------ queue paths
@@ -458,7 +458,7 @@ class AttributesOnEveryRecordPathTest {
 
     /**
      * The queue acknowledges an entry checkFits accepted, but with a subject attribute its body is
-     * over {@link RecordCodec#MAX_BODY_BYTES}: reading it fails its "checksum", and reopening the
+     * over {@link RecordCodec#MAX_RECORD_BODY_BYTES}: reading it fails its "checksum", and reopening the
      * queue cuts it off as a torn tail. An acknowledged entry is lost.
      */
     @Test
@@ -468,7 +468,7 @@ class AttributesOnEveryRecordPathTest {
         for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
             strings += s.getBytes(StandardCharsets.UTF_8).length;
         }
-        byte[] body = new byte[RecordCodec.MAX_BODY_BYTES - RecordCodec.MIN_BODY_BYTES - MsgIds.MAX_BYTES - strings];
+        byte[] body = new byte[RecordCodec.MAX_RECORD_BODY_BYTES - RecordCodec.MIN_BODY_BYTES - MsgIds.MAX_BYTES - strings];
         Arrays.fill(body, (byte) 'x');
         EntryAttributes a = EntryAttributes.NONE.withSubject(Optional.of(MAX_SUBJECT));
         QueuedEntry acked;

@@ -345,7 +345,7 @@ class RecoveryFromDamagedFilesTest {
     @Test
     void payloadTooLargeToReadBackIsRefusedNotAcknowledged() {
         try (SegmentedQueue q = SegmentedQueue.open(dir, QueueOptions.withLimit(1))) {
-            byte[] huge = new byte[RecordCodec.MAX_BODY_BYTES];
+            byte[] huge = new byte[RecordCodec.MAX_RECORD_BODY_BYTES];
             assertThatThrownBy(() -> q.append(meta("huge"), huge)).isInstanceOf(IllegalArgumentException.class);
             assertThat(q.liveCount()).isZero();
             // the refused append gave its slot back

@@ -35,7 +35,7 @@ public final class AdminHandler extends Handler.Abstract {
         "/(audit/)?target/(?:(list)|nats/([^/]+)(/reset)?)/?");
     private static final Pattern FAILED_ROUTE = Pattern.compile("/target/(notify|audit)/([^/]+)/failed/(replay|purge)/?");
     /** A key_values body is a few hundred bytes; this leaves room for long comments and paths. */
-    static final int MAX_BODY_BYTES = 64 * 1024;
+    static final int MAX_ADMIN_BODY_BYTES = 64 * 1024;
     private static final String BODY_SHAPE = "body must be {\"key_values\":[{\"key\":..,\"value\":..}]}";
 
     private final Optional<BearerToken> token;
@@ -103,12 +103,12 @@ public final class AdminHandler extends Handler.Abstract {
     /** Reads the (small) request body, then hands it over; refusals are answered here. */
     private void withBody(Request request, Response response, Callback callback, java.util.function.Consumer<byte[]> then) {
         BodyBudget.Grant grant = bodies.open();
-        BodyReader.read(request, MAX_BODY_BYTES, grant, deadlines, outcome -> {
+        BodyReader.read(request, MAX_ADMIN_BODY_BYTES, grant, deadlines, outcome -> {
             try (grant) {
                 if (outcome instanceof BodyReader.Outcome.Complete c) {
                     then.accept(c.body());
                 } else if (outcome instanceof BodyReader.Outcome.TooLarge) {
-                    HttpJson.errorAndClose(response, callback, 413, "body larger than " + MAX_BODY_BYTES + " bytes",
+                    HttpJson.errorAndClose(response, callback, 413, "body larger than " + MAX_ADMIN_BODY_BYTES + " bytes",
                         Optional.empty());
                 } else if (outcome instanceof BodyReader.Outcome.Failed f) {
                     callback.failed(f.cause());

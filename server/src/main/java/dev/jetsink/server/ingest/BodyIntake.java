@@ -52,7 +52,7 @@ final class BodyIntake extends Handler.Abstract {
         AtomicBoolean gone = new AtomicBoolean();
         request.addFailureListener(failure -> gone.set(true));
         BodyBudget.Grant grant = budget.open();
-        BodyReader.read(request, EventParser.MAX_BODY_BYTES, grant, deadlines, outcome -> {
+        BodyReader.read(request, EventParser.MAX_EVENT_BODY_BYTES, grant, deadlines, outcome -> {
             // The grant (the body's bytes) is held until the answer is decided, fsync included.
             CompletableFuture<Void> answered;
             try {

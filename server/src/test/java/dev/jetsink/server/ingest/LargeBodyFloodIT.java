@@ -111,7 +111,7 @@ class LargeBodyFloodIT {
         ObjectNode template = (ObjectNode) HttpJson.JSON.readTree(EventLoad.body(first));
         ObjectNode record = (ObjectNode) template.get("Records").get(0);
         int recordBytes = HttpJson.JSON.writeValueAsBytes(record).length + 40;
-        int count = (EventParser.MAX_BODY_BYTES - 4096) / recordBytes;
+        int count = (EventParser.MAX_EVENT_BODY_BYTES - 4096) / recordBytes;
         ArrayNode records = template.putArray("Records");
         for (int i = 0; i < count; i++) {
             ObjectNode r = record.deepCopy();
@@ -122,7 +122,7 @@ class LargeBodyFloodIT {
             ((ObjectNode) records.get(count - 1)).put("s3", 42);
         }
         byte[] body = HttpJson.JSON.writeValueAsBytes(template);
-        if (body.length > EventParser.MAX_BODY_BYTES) {
+        if (body.length > EventParser.MAX_EVENT_BODY_BYTES) {
             throw new IllegalStateException("body of " + body.length + " bytes is over the limit");
         }
         return body;
