@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RecordReader {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SegmentedQueue.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RecordReader.class);
     /** The most one read fetches (a record larger than this is read alone). */
     static final int RUN_BYTES = 256 * 1024;
     /** Live records looked at for one read ahead of the dispatcher. */

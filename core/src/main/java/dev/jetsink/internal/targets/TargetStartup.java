@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
 final class TargetStartup {
 
     // the start and stop lines are the target's own: they keep its logger name
-    private static final Logger log = LoggerFactory.getLogger(NatsTarget.class);
+    private static final Logger log = LoggerFactory.getLogger(TargetStartup.class);
     static final Duration INIT_RETRY = Duration.ofSeconds(60);
     static final Duration QUEUE_RETRY = Duration.ofSeconds(10);
 

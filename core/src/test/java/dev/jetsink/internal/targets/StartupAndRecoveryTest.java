@@ -79,7 +79,7 @@ class StartupAndRecoveryTest {
     @ParameterizedTest
     @EnumSource(TargetKind.class)
     void eventsQueueWhileTheBrokerIsDownAtStartupAndDeliverWhenItStarts(TargetKind kind) throws Exception {
-        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(NatsTarget.class)) {
+        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(TargetStartup.class)) {
             h.createDefaultStream();
             h.server.stop();
             NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
@@ -138,7 +138,7 @@ class StartupAndRecoveryTest {
     @ParameterizedTest
     @EnumSource(TargetKind.class)
     void sealedStreamAtStartupFailsInitUntilTheOperatorReplacesIt(TargetKind kind) throws Exception {
-        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(NatsTarget.class)) {
+        try (TargetHarness h = new TargetHarness(); CapturedLog logs = CapturedLog.of(TargetStartup.class)) {
             h.createDefaultStream();
             Streams.seal(h.admin(), TargetHarness.STREAM);
             h.createStream(StreamSpec.of("HEALTHY", "rustfs.healthy").duplicateWindow(Duration.ofSeconds(274)).build());

@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 final class BodyIntake extends Handler.Abstract {
 
-    private static final Logger log = LoggerFactory.getLogger(IngestHandler.class);
+    private static final Logger log = LoggerFactory.getLogger(BodyIntake.class);
     /** MinIO's audit webhook states how many entries a batch holds; it is counted, never trusted. */
     static final String PAYLOAD_COUNT = "X-Minio-Webhook-Payload-Count";
 
