@@ -3,7 +3,7 @@ package dev.jetsink;
 import java.util.Locale;
 import java.util.Optional;
 
-/** How a target's {@code Nats-Msg-Id}s are made ({@code msg_id}, issue #12). */
+/** How a target's {@code Nats-Msg-Id}s are made (the {@code msg_id} setting). */
 public enum MsgIdMode {
     /**
      * Derived from the event's content, the target's kind and id: a sender's re-send of the same

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * What a target's messages look like on NATS ({@code format}, issue #28). Msg ids, subjects and
+ * What a target's messages look like on NATS (the {@code format} setting). Msg ids, subjects and
  * the {@code Jetsink-*} headers are the same in every format: only the payload, its
  * {@code Content-Type} and the CloudEvents attributes differ.
  */

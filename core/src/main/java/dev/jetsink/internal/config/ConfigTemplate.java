@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The commented environment file shipped as {@code etc/jetsink.env} (issue #16): every global
+ * The commented environment file shipped as {@code etc/jetsink.env} (DESIGN.md "Packaging"): every global
  * setting and every target key of both kinds, with its default and one line of meaning. It is
  * generated from {@link GlobalSetting} and {@link ConfigKey}; the switches below are exhaustive,
  * so a key added without a description does not compile. Every {@code #NAME=value} line is a

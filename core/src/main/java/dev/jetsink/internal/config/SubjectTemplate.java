@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A target's {@code SUBJECT} with placeholders (issue #15), resolved once per event at enqueue.
+ * A target's {@code SUBJECT} with placeholders (DESIGN.md "Routing"), resolved once per event at enqueue.
  *
  * <p>Placeholders are whole subject tokens: {@code {bucket}}, {@code {event}} (two tokens: the
  * event name without {@code s3:}, its parts joined by dots, e.g. {@code ObjectCreated.Put}),

@@ -16,7 +16,7 @@ import java.io.UncheckedIOException;
 /**
  * Walks a request body and hands over its records (notify) or entries (audit) one tree at a time,
  * so a body costs about its own bytes plus one record's tree, not a tree of the whole body several
- * times its size (issue #12). Each value is given to the caller as soon as it is read; the caller
+ * times its size. Each value is given to the caller as soon as it is read; the caller
  * turns it into its envelope and lets the tree go. A malformed body still fails as a whole: the
  * caller keeps nothing unless the walk returns.
  */

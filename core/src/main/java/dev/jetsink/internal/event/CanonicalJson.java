@@ -6,7 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * The canonical form of a JSON value, the identity of an event (issue #12): object members sorted
+ * The canonical form of a JSON value, the identity of an event (DESIGN.md "Msg ids"): object members sorted
  * by name (Java {@code String} order, UTF-16 code units), arrays in order, no insignificant
  * whitespace, strings in Jackson's minimal escaping, numbers with the digits they arrived with
  * ({@link JsonBody} keeps decimals exact, trailing zeros included). Two

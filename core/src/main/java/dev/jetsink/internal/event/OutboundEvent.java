@@ -9,7 +9,7 @@ import java.util.Optional;
  * An event ready to queue: its metadata, the exact bytes every publish of it will carry (the
  * envelope, built once at enqueue), its content digest — the SHA-256 of the record's or entry's
  * canonical form ({@link CanonicalJson}), from which each target derives a stable
- * {@code Nats-Msg-Id} (issue #12) — and, for an embedder with its own event identity, the msg id
+ * {@code Nats-Msg-Id} (DESIGN.md "Msg ids") — and, for an embedder with its own event identity, the msg id
  * to use instead ({@link #withMsgId}); the W3C trace context it came with ({@link #withTrace}); and
  * the CloudEvents attributes its message carries as {@code ce-} headers ({@link #withCloudEvent}):
  * those a sender's CloudEvent arrived with, or, once formatted for a binary-mode target, the whole
@@ -52,7 +52,7 @@ public record OutboundEvent(EventMetadata metadata, byte[] payload, byte[] conte
         return new OutboundEvent(metadata, payload, contentDigest, Optional.of(MsgIds.check(id)), trace, cloudEvent);
     }
 
-    /** This event with the trace context it arrived with, stored and published with it (issue #15). */
+    /** This event with the trace context it arrived with, stored and published with it. */
     public OutboundEvent withTrace(Optional<TraceContext> context) {
         return new OutboundEvent(metadata, payload, contentDigest, msgId, context, cloudEvent);
     }

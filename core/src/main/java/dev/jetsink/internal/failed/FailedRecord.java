@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * One event that a target rejected terminally (DESIGN.md "Failed-events store"): what the failed
- * store keeps. Never republished by jetsink on its own; an operator may replay it (issue #13),
+ * store keeps. Never republished by jetsink on its own; an operator may replay it,
  * which queues it again with its msg id.
  *
  * <p>Both instants are truncated to milliseconds, the resolution of the queue's queued-at and of

@@ -165,10 +165,10 @@ final class FailedRecordFormat {
                     text(fields, "error_detail"),
                     Integer.parseInt(text(fields, "retry_count")),
                     (byte[]) fields.get("payload"),
-                    // added with replay (issue #13): records written before have neither
+                    // optional: records written before replay existed have neither
                     fields.containsKey("content_type") ? text(fields, "content_type") : "",
                     fields.containsKey("replays") ? Integer.parseInt(text(fields, "replays")) : 0,
-                    // added with formats (issue #28): only records of messages with ce- headers have it
+                    // optional: only records of messages with ce- headers have it
                     Optional.ofNullable(text(fields, "cloud_event")));
         } catch (IllegalArgumentException | DateTimeParseException e) {
             // NumberFormatException is an IllegalArgumentException, as are the record's checks.

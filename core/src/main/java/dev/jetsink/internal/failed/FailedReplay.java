@@ -24,7 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What an operator does after a failure (issue #13): replays records of a target's failed store
+ * What an operator does after a failure: replays records of a target's failed store
  * into its queue, or purges them. Never automatic (DESIGN.md "Replay and purge") and only ever
  * started by a person, through the CLI or the admin API.
  *

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Where a target's entries go (issue #15). A templated {@code SUBJECT} is resolved once, at
+ * Where a target's entries go (DESIGN.md "Routing"). A templated {@code SUBJECT} is resolved once, at
  * enqueue, and the result stored with the entry; publishing and the failed store use that stored
  * subject. An entry without one on a templated target — queued before the subject became a
  * template, or replayed without its subject — is resolved from its stored metadata when it is

@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The headers of every published message (issue #15), on both paths, so consumers route and
+ * The headers of every published message, on both paths, so consumers route and
  * filter without parsing the payload: {@code Content-Type}, {@code Jetsink-Kind},
  * {@code Jetsink-Event}, {@code Jetsink-Bucket}, {@code Jetsink-Key} (notify) or
  * {@code Jetsink-Api} (audit), and the W3C {@code traceparent}/{@code tracestate} the event came
@@ -20,7 +20,7 @@ import java.util.Optional;
  * credentials. NATS header values are printable ASCII: other bytes (and {@code %}) are
  * percent-encoded as UTF-8, and each value is cut at {@value #MAX_VALUE_BYTES} bytes. A message
  * also carries its CloudEvents attributes, one {@code ce-} header each, encoded as the
- * CloudEvents NATS binding writes them and never cut (issue #28); a structured-mode CloudEvent
+ * CloudEvents NATS binding writes them and never cut; a structured-mode CloudEvent
  * is {@code application/cloudevents+json}.
  */
 public final class MessageHeaders {

@@ -4,7 +4,7 @@ import dev.jetsink.internal.event.EventMetadata;
 import java.util.Optional;
 
 /**
- * OpenTelemetry spans around an event's enqueue and publish (issue #15), through
+ * OpenTelemetry spans around an event's enqueue and publish, through
  * {@code opentelemetry-api} only when it is on the class path and the caller gave (or, for the
  * daemon, registered globally) an {@code OpenTelemetry}; {@link #NONE} otherwise, which costs one
  * call per event. A span's context, when it has one, is what the next step propagates: the stored

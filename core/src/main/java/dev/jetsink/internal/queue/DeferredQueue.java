@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
  * A target's queue whose directory the disk refused at start (full, unwritable, read-only). Until
  * {@link #tryOpen()} succeeds it holds no entries and refuses every append, naming the reason;
  * afterwards every call goes to the opened {@link SegmentedQueue}. One bad disk then costs its own
- * target only: the daemon starts and the targets on healthy disks serve (issue #13).
+ * target only: the daemon starts and the targets on healthy disks serve.
  *
  * <p>A queue locked by another process or written by a newer jetsink is not deferred: those need
  * an operator, and {@link #open} throws as {@link SegmentedQueue#open} does.

@@ -6,10 +6,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a queue record stores beside the event besides its msg id: the replay count (issue #13),
+ * What a queue record stores beside the event besides its msg id: the replay count,
  * the subject resolved from a {@code SUBJECT} template at enqueue, the W3C trace context the
- * event arrived with (issue #15) and the CloudEvents attributes its message carries as {@code ce-}
- * headers (issue #28). Each is an optional attribute of the version 2 record, written only when
+ * event arrived with and the CloudEvents attributes its message carries as {@code ce-}
+ * headers. Each is an optional attribute of the version 2 record, written only when
  * present.
  *
  * @param replays     how often the entry was replayed from the failed store

@@ -139,7 +139,7 @@ final class QueueRecovery {
                 s.sizeBytes = r.validEnd();
             } else if (newest || r.tailUnfinished()) {
                 // a write that stopped short (crash, full disk) was never acknowledged: nothing is
-                // lost by cutting it off, and it is not damage (issue #13)
+                // lost by cutting it off, and it is not damage
                 LOG.warn("queue segment {}: truncating {} bytes of torn tail after the last valid record",
                     s.log, r.fileSize() - r.validEnd());
                 try (FileChannel ch = FileChannel.open(s.log, StandardOpenOption.WRITE)) {

@@ -33,7 +33,7 @@ public interface QueueStore extends AutoCloseable {
     /**
      * Like {@link #append(EventMetadata, byte[])}, with {@code msgId} as the entry's
      * {@code Nats-Msg-Id} instead of a minted one when present (a content-derived id,
-     * DESIGN.md "Msg ids", issue #12). It is stored with the entry, so every retry and replay keeps
+     * DESIGN.md "Msg ids"). It is stored with the entry, so every retry and replay keeps
      * it.
      */
     default CompletableFuture<QueuedEntry> append(EventMetadata metadata, byte[] payload, Optional<String> msgId) {

@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The honest status view (issue #13): samples every target once a second, remembers since when
+ * The status view: samples every target once a second, remembers since when
  * each is in its {@link TargetState}, keeps five minutes of counters for events in and out per
  * second, and logs a stall at WARN once when it starts and once when it ends. {@code /health}
  * keeps its meaning (can the target take events?); this says what is actually happening.

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * What a target is doing, beyond the stream verdict (issue #13): the one word an operator needs
+ * What a target is doing, beyond the stream verdict: the one word an operator needs
  * when {@code /health} still says {@code online} but nothing is delivered.
  */
 public enum TargetState {

@@ -55,7 +55,7 @@ public final class Targets implements AutoCloseable {
                 if (c.kind() != kind) {
                     throw new IllegalArgumentException(c.displayId() + " is not a " + kind.label() + " target");
                 }
-                // one target's refusing disk must not stop the others from starting (issue #13)
+                // a queue directory the disk refuses defers only this target's queue; the others still start
                 NatsTarget t = NatsTarget.openDeferringQueue(c, runtime);
                 opened.add(t);
                 t.failedStore().ifPresent(maintenance::add);

@@ -6,7 +6,7 @@ import java.time.Duration;
 /**
  * Lets one of a run of identical log lines through per interval and counts the rest, so a full
  * disk that refuses a thousand requests a second writes one ERROR line every ten seconds saying
- * how many it stands for, instead of flooding the log that the operator needs (issue #13).
+ * how many it stands for, instead of flooding the log that the operator needs.
  * Thread-safe.
  */
 public final class LogThrottle {

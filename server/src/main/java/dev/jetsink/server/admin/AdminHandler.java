@@ -24,7 +24,7 @@ import org.eclipse.jetty.util.Callback;
  * The admin API under {@code /rustfs/admin/v3} (DESIGN.md "Admin API"), with the origin
  * system's paths: {@code GET target/list}, {@code PUT target/nats/{id}[?dry_run=true]},
  * {@code DELETE target/nats/{id}/reset}, and the same under {@code audit/}; and jetsink's own
- * {@code POST target/{notify|audit}/{id}/failed/replay|purge} (issue #13, body {@link ReplayJson}).
+ * {@code POST target/{notify|audit}/{id}/failed/replay|purge} (body {@link ReplayJson}).
  * Without a configured admin token everything answers 403; otherwise a missing or wrong bearer
  * token answers 401.
  */

@@ -127,7 +127,7 @@ public final class AdminTargets {
     /** {@code DELETE .../target/nats/{id}/reset}: stops and removes the target; its queue stays on disk. */
     /**
      * {@code POST .../target/{kind}/{id}/failed/replay|purge}: replays failed records into the
-     * running target's queue, or purges them (issue #13). Not synchronized with apply/reset: a
+     * running target's queue, or purges them. Not synchronized with apply/reset: a
      * replay of thousands of records must not hold up the rest of the admin API.
      */
     Answer failed(TargetKind kind, String rawId, String action, byte[] body) {

@@ -16,7 +16,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * The JSON of failed-record replay and purge (issue #13), one shape for the admin API and the CLI
+ * The JSON of failed-record replay and purge, one shape for the admin API and the CLI
  * that talks to it: the request {@code {"since","until","reason","limit","dry_run"}} (every field
  * optional; instants in RFC 3339) and the report the answer carries.
  */

@@ -42,7 +42,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jetsink failed replay|purge} (issue #13): an operator's act after a failure. When a
+ * {@code jetsink failed replay|purge}: an operator's act after a failure. When a
  * daemon holds the target's queue, the CLI asks it through the admin API (the daemon does the
  * moving, its metrics follow at once); when none does, it works on the files itself. It says which.
  */

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jetsink status [--watch] [--url URL] [--cacert FILE] [--cert FILE --key FILE]} (issue #13):
+ * {@code jetsink status [--watch] [--url URL] [--cacert FILE] [--cert FILE --key FILE]}:
  * the running daemon's {@code GET /status}
  * as a table that fits 80 columns — per target its state and since when, queue length and oldest
  * entry's age, events in and out per second over 10 s, failed-store length, and the last error on

@@ -6,7 +6,7 @@ import java.util.concurrent.Semaphore;
 /**
  * Bounds the request-body bytes the ingest holds at once. A body is held whole until its events
  * are queued, with its envelopes beside it (about its size again; records are parsed one at a
- * time, issue #12), so many maximal 4 MiB bodies at once would still need more than the launcher's
+ * time), so many maximal 4 MiB bodies at once would still need more than the launcher's
  * heap (measured before streaming parse: a flood of them ran the daemon out of memory). Each body is charged for the bytes that have actually arrived, never for a declared
  * length, so a client that declares 4 MiB and stalls holds nothing; the room goes back when the
  * request is answered. Ordinary webhook bodies, a few KiB, always fit.

@@ -11,7 +11,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * {@code GET /status} (and {@code HEAD}), issue #13: per target its state and since when, verdict,
+ * {@code GET /status} (and {@code HEAD}): per target its state and since when, verdict,
  * connected server, queue length and oldest entry's age, events in and out per second over 10 s
  * and 5 min, last error with its time, failed-store length and duplicate acks. Always 200: unlike
  * {@code /health} it is for reading, not for a load balancer's decision. Holds no secret: errors

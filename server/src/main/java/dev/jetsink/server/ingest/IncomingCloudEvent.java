@@ -15,7 +15,7 @@ import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 
 /**
- * A request that is a CloudEvent over HTTP (issue #28), in the binding's binary mode (Ceph RGW's
+ * A request that is a CloudEvent over HTTP, in the binding's binary mode (Ceph RGW's
  * {@code cloudevents=true} sends its S3 body with {@code ce-} headers) or structured mode
  * ({@code Content-Type: application/cloudevents+json}, the event's {@code data} holding the S3
  * body or audit entry). Its attributes are kept with every event of the body; an ordinary request

@@ -89,7 +89,7 @@ public final class Ingest {
      * Queues {@code body} on the targets of {@code kind} (all of them, or the one named {@code id}).
      * The result completes when every append is durable (on the queue writer's thread; no request
      * thread waits for the fsync) or is refused; it never completes exceptionally. Every event of
-     * the body carries {@code trace}, the request's W3C trace context (issue #15).
+     * the body carries {@code trace}, the request's W3C trace context.
      */
     CompletableFuture<IngestResult> accept(TargetKind kind, Optional<String> id, byte[] body, HttpFields headers,
                                            Optional<TraceContext> trace) {
