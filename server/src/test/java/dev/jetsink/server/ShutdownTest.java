@@ -2,10 +2,10 @@ package dev.jetsink.server;
 
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.testing.DaemonHarness;
+import dev.jetsink.server.testing.HalfSentPost;
 import dev.jetsink.server.testing.WebhookFixtures;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -26,13 +26,7 @@ class ShutdownTest {
     void requestInProgressAtShutdownIsQueuedAndNewRequestsGet503WithRetryAfter() throws Exception {
         try (DaemonHarness h = new DaemonHarness().withDefaultStream().start();
              Socket slow = new Socket("127.0.0.1", h.daemon.address().getPort())) {
-            slow.setSoTimeout(30_000);
-            byte[] body = WebhookFixtures.putPhoto(1).getBytes(StandardCharsets.UTF_8);
-            OutputStream out = slow.getOutputStream();
-            out.write(("POST /notify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.write(body, 0, body.length / 2);
-            out.flush();
+            HalfSentPost inProgress = HalfSentPost.start(slow, WebhookFixtures.putPhoto(1));
             await().atMost(DaemonHarness.AWAIT).until(() -> h.daemon.gate().inside() == 1);
 
             CompletableFuture<Void> shutdown = CompletableFuture.runAsync(h.daemon::shutdown);
@@ -43,8 +37,7 @@ class ShutdownTest {
             assertThat(late.body()).contains("shutting down");
             assertThat(shutdown).as("shutdown waits for the request in progress").isNotDone();
 
-            out.write(body, body.length / 2, body.length - body.length / 2);
-            out.flush();
+            inProgress.finish();
             BufferedReader in = new BufferedReader(new InputStreamReader(slow.getInputStream(), StandardCharsets.UTF_8));
             assertThat(in.readLine()).isEqualTo("HTTP/1.1 200 OK");
             shutdown.get(30, TimeUnit.SECONDS);

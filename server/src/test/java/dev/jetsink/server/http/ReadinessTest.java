@@ -3,11 +3,10 @@ package dev.jetsink.server.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.testing.DaemonHarness;
+import dev.jetsink.server.testing.HalfSentPost;
 import dev.jetsink.server.testing.WebhookFixtures;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -153,13 +152,7 @@ class ReadinessTest {
              Socket slow = new Socket("127.0.0.1", h.daemon.address().getPort())) {
             assertThat(h.get("/ready").statusCode()).isEqualTo(200);
             // a request in progress holds the shutdown open long enough to probe it
-            slow.setSoTimeout(30_000);
-            byte[] body = WebhookFixtures.putPhoto(1).getBytes(StandardCharsets.UTF_8);
-            OutputStream out = slow.getOutputStream();
-            out.write(("POST /notify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.write(body, 0, body.length / 2);
-            out.flush();
+            HalfSentPost inProgress = HalfSentPost.start(slow, WebhookFixtures.putPhoto(1));
             await().atMost(DaemonHarness.AWAIT).until(() -> h.daemon.gate().inside() == 1);
 
             CompletableFuture<Void> shutdown = CompletableFuture.runAsync(h.daemon::shutdown);
@@ -169,8 +162,7 @@ class ReadinessTest {
             assertThat(stopping.body()).contains("shutting down");
             assertThat(h.get("/ready/notify").statusCode()).isEqualTo(503);
 
-            out.write(body, body.length / 2, body.length - body.length / 2);
-            out.flush();
+            inProgress.finish();
             shutdown.get(30, TimeUnit.SECONDS);
         }
     }
