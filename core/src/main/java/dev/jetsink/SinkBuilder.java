@@ -1,9 +1,6 @@
 package dev.jetsink;
 
 import dev.jetsink.internal.config.ConfigKey;
-import dev.jetsink.internal.config.ConfigLoader;
-import dev.jetsink.internal.config.JetsinkConfig;
-import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.internal.config.Secret;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
@@ -19,8 +16,6 @@ import dev.jetsink.lifecycle.LifecycleListener;
 import io.nats.client.Options;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -359,7 +354,7 @@ public final class SinkBuilder<E> {
      * @return the running sink
      */
     public Sink<E> build() throws InvalidConfigException {
-        TargetConfig config = targetConfig();
+        TargetConfig config = SinkTarget.resolve(kind, environment, settings);
         ExecutorService callbacks = Sink.receiptThread(kind);
         ReceiptBook book = new ReceiptBook(callbacks);
         TargetRuntime base = TargetRuntime.system();
@@ -378,46 +373,5 @@ public final class SinkBuilder<E> {
         NatsTarget target = targets.targets().get(0);
         book.floor(target.queue().map(Sink::newestQueued).orElse(0L));
         return new Sink<>(targets, envelope, book, callbacks, base.scheduler(), metrics);
-    }
-
-    /**
-     * The one target, read like the daemon reads its keys (the environment map, if any) with the
-     * setters' values laid over it, then validated once. Problems with what the setters gave, or
-     * should have given, name the setter.
-     */
-    private TargetConfig targetConfig() throws InvalidConfigException {
-        Map<String, String> all = new LinkedHashMap<>(environment);
-        all.putIfAbsent(kind.globalEnableVariable(), "on");
-        all.putIfAbsent(ConfigKey.ENABLE.variable(kind, ""), "on");
-        // A setter replaces the key: what the map held for it is neither read nor reported.
-        settings.keys().forEach(key -> all.remove(key.variable(kind, "")));
-        List<TargetSettings> read = new ArrayList<>();
-        LoadedConfig loaded = ConfigLoader.load(all, Optional.empty(), target -> {
-            if (target.kind() == kind) {
-                target.overlay(settings);
-                read.add(target.build());
-            }
-        });
-        List<ConfigProblem> problems = new ArrayList<>(loaded.errors());
-        JetsinkConfig config = loaded.config();
-        String who = kind.label();
-        if (read.isEmpty() || (problems.isEmpty() && !config.kindEnabled(kind))) {
-            problems.add(ConfigProblem.value(who, kind.globalEnableVariable(),
-                "no " + who + " target is enabled: a sink that would deliver nowhere is refused"));
-        } else if (read.size() > 1) {
-            problems.add(ConfigProblem.value(who, ConfigKey.ENABLE.variable(kind, ""), read.size() + " " + who
-                + " targets are enabled (" + read.stream().map(TargetSettings::displayId).toList()
-                + "); a sink delivers to one"));
-        } else if (read.get(0).queueDir().isEmpty()) {
-            String variable = read.get(0).origin(ConfigKey.QUEUE_DIR).variable();
-            if (problems.stream().noneMatch(p -> p.variable().equals(variable))) {
-                problems.add(ConfigProblem.value(read.get(0).displayId(), variable,
-                    "a sink keeps every event durable before it is sent: set a queue directory (queueDir)"));
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw new InvalidConfigException(problems);
-        }
-        return config.targets(kind).get(0);
     }
 }

@@ -4,7 +4,6 @@ import dev.jetsink.internal.config.TargetSettings;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -14,15 +13,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,13 +47,6 @@ public final class FailedEventStore {
     public static final String DIRECTORY = "failed";
 
     private static final Logger log = LoggerFactory.getLogger(FailedEventStore.class);
-    private static final Pattern NAME = Pattern.compile("(\\d{1,18})-(.+)\\.json");
-    private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9._-]");
-    private static final int MAX_ID_IN_NAME = 200;
-    // A dot prefix keeps in-flight writes out of the name pattern and out of `ls`.
-    private static final String TEMP_PREFIX = ".tmp-";
-    private static final Comparator<StoredFile> OLDEST_FIRST =
-            Comparator.comparing(StoredFile::failedAt).thenComparing(StoredFile::fileName);
 
     /**
      * The store's bounds.
@@ -140,9 +129,9 @@ public final class FailedEventStore {
      */
     public static FailedEventStore open(Path targetQueueDir, String target, Limits limits, Clock clock) {
         Path dir = directory(targetQueueDir);
-        TreeSet<StoredFile> seeded = new TreeSet<>(OLDEST_FIRST);
+        TreeSet<StoredFile> seeded = FailedFileNames.oldestFirst();
         try {
-            seeded = scan(dir, true);
+            seeded = FailedFileNames.scan(dir, true);
         } catch (IOException e) {
             log.warn("failed store scan failed at open, count starts at 0 until maintenance: target={} dir={} reason={}",
                     target, dir, e.toString());
@@ -188,7 +177,7 @@ public final class FailedEventStore {
                 file = fileOf(record);
                 json = FailedRecordFormat.encode(record);
             }
-            Path temp = dir.resolve(TEMP_PREFIX + file.fileName());
+            Path temp = dir.resolve(FailedFileNames.TEMP_PREFIX + file.fileName());
             try {
                 writeForced(temp, json);
                 trimForRoom(file);
@@ -220,7 +209,7 @@ public final class FailedEventStore {
         guard.lock();
         try {
             int before = index.size();
-            TreeSet<StoredFile> found = scan(dir, true);
+            TreeSet<StoredFile> found = FailedFileNames.scan(dir, true);
             int onDisk = found.size();
             if (!found.equals(index)) {
                 log.info("failed store reconciled with its directory: target={} cached={} on_disk={}", target, before, onDisk);
@@ -253,7 +242,7 @@ public final class FailedEventStore {
 
     /** This store's records, oldest first, from a fresh scan of the directory (names only). */
     public List<StoredFile> files() throws IOException {
-        return new ArrayList<>(scan(dir, false));
+        return new ArrayList<>(FailedFileNames.scan(dir, false));
     }
 
     /**
@@ -321,7 +310,7 @@ public final class FailedEventStore {
      * takes no guard, so it is safe while the daemon runs. Empty when the store has no directory.
      */
     public static List<StoredFile> list(Path targetQueueDir) throws IOException {
-        return new ArrayList<>(scan(directory(targetQueueDir), false));
+        return new ArrayList<>(FailedFileNames.scan(directory(targetQueueDir), false));
     }
 
     /** Reads one record file. Read-only, takes no guard. */
@@ -349,47 +338,9 @@ public final class FailedEventStore {
         }
     }
 
-    private static TreeSet<StoredFile> scan(Path dir, boolean removeTemporaries) throws IOException {
-        TreeSet<StoredFile> found = new TreeSet<>(OLDEST_FIRST);
-        if (Files.notExists(dir)) {
-            return found;
-        }
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path p : entries) {
-                String name = p.getFileName().toString();
-                if (name.startsWith(TEMP_PREFIX)) {
-                    // Only reached when no write is in flight (the guard is held or at open):
-                    // a leftover of an interrupted write, never a visible record.
-                    if (removeTemporaries) {
-                        Files.deleteIfExists(p);
-                    }
-                    continue;
-                }
-                parseName(p).ifPresent(found::add);
-            }
-        }
-        return found;
-    }
-
-    private static Optional<StoredFile> parseName(Path p) {
-        Matcher m = NAME.matcher(p.getFileName().toString());
-        if (!m.matches()) {
-            return Optional.empty(); // not ours: neither counted nor expired
-        }
-        return Optional.of(new StoredFile(p, Instant.ofEpochMilli(Long.parseLong(m.group(1))), m.group(2)));
-    }
-
     private StoredFile fileOf(FailedRecord record) {
-        return new StoredFile(dir.resolve(fileName(record)), record.failedAt(), nameSafe(record.natsMsgId()));
-    }
-
-    static String fileName(FailedRecord record) {
-        return String.format("%013d-%s.json", record.failedAt().toEpochMilli(), nameSafe(record.natsMsgId()));
-    }
-
-    private static String nameSafe(String msgId) {
-        String safe = UNSAFE.matcher(msgId).replaceAll("_");
-        return safe.length() > MAX_ID_IN_NAME ? safe.substring(0, MAX_ID_IN_NAME) : safe;
+        return new StoredFile(dir.resolve(FailedFileNames.of(record)), record.failedAt(),
+            FailedFileNames.safeId(record.natsMsgId()));
     }
 
     private static void writeForced(Path file, byte[] bytes) throws IOException {

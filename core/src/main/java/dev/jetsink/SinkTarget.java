@@ -1,0 +1,63 @@
+package dev.jetsink;
+
+import dev.jetsink.internal.config.ConfigKey;
+import dev.jetsink.internal.config.ConfigLoader;
+import dev.jetsink.internal.config.JetsinkConfig;
+import dev.jetsink.internal.config.LoadedConfig;
+import dev.jetsink.internal.config.TargetConfig;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.config.TargetSettings;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** The one target a {@link SinkBuilder} configures: its environment and setters, validated once. */
+final class SinkTarget {
+
+    private SinkTarget() {
+    }
+
+    /**
+     * The one target, read like the daemon reads its keys (the environment map, if any) with the
+     * setters' values laid over it, then validated once. Problems with what the setters gave, or
+     * should have given, name the setter.
+     */
+    static TargetConfig resolve(TargetKind kind, Map<String, String> environment, TargetSettings.Builder settings)
+            throws InvalidConfigException {
+        Map<String, String> all = new LinkedHashMap<>(environment);
+        all.putIfAbsent(kind.globalEnableVariable(), "on");
+        all.putIfAbsent(ConfigKey.ENABLE.variable(kind, ""), "on");
+        // A setter replaces the key: what the map held for it is neither read nor reported.
+        settings.keys().forEach(key -> all.remove(key.variable(kind, "")));
+        List<TargetSettings> read = new ArrayList<>();
+        LoadedConfig loaded = ConfigLoader.load(all, Optional.empty(), target -> {
+            if (target.kind() == kind) {
+                target.overlay(settings);
+                read.add(target.build());
+            }
+        });
+        List<ConfigProblem> problems = new ArrayList<>(loaded.errors());
+        JetsinkConfig config = loaded.config();
+        String who = kind.label();
+        if (read.isEmpty() || (problems.isEmpty() && !config.kindEnabled(kind))) {
+            problems.add(ConfigProblem.value(who, kind.globalEnableVariable(),
+                "no " + who + " target is enabled: a sink that would deliver nowhere is refused"));
+        } else if (read.size() > 1) {
+            problems.add(ConfigProblem.value(who, ConfigKey.ENABLE.variable(kind, ""), read.size() + " " + who
+                + " targets are enabled (" + read.stream().map(TargetSettings::displayId).toList()
+                + "); a sink delivers to one"));
+        } else if (read.get(0).queueDir().isEmpty()) {
+            String variable = read.get(0).origin(ConfigKey.QUEUE_DIR).variable();
+            if (problems.stream().noneMatch(p -> p.variable().equals(variable))) {
+                problems.add(ConfigProblem.value(read.get(0).displayId(), variable,
+                    "a sink keeps every event durable before it is sent: set a queue directory (queueDir)"));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigException(problems);
+        }
+        return config.targets(kind).get(0);
+    }
+}
