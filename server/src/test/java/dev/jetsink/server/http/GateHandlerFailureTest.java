@@ -53,10 +53,12 @@ class GateHandlerFailureTest {
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + front.address().getPort() + "/x")).GET().build(),
             HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).isEqualTo(500);
-        assertThat(front.gate().inside()).as("requests counted inside the gate").isZero();
+        // The client can read the 500 before the server's write callback has run, so the request
+        // may still be inside for a moment; what must not happen is shutdown waiting out the grace.
         long began = System.nanoTime();
         assertThat(front.closeIntake(GRACE)).as("drained").isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(GRACE.dividedBy(5));
+        assertThat(front.gate().inside()).as("requests counted inside the gate").isZero();
     }
 
     private void serve(Handler routes) throws IOException {
