@@ -8,18 +8,20 @@ import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.internal.targets.TargetCounters;
 import dev.jetsink.internal.targets.TargetHealth;
+import dev.jetsink.internal.targets.TargetState;
 import dev.jetsink.internal.targets.Targets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * One NATS target, embedded: events go into its durable local queue and on to NATS Core or a
@@ -55,70 +57,96 @@ public final class Sink<E> implements AutoCloseable {
 
     /**
      * Queues {@code event}. The future completes with its receipt once the event is durable, or
-     * fails: {@link QueueFullException} at the queue limit,
-     * {@link TargetUnavailableException} while the stream is sealed or the queue
-     * directory cannot be written, or {@link QueueStoreException} when the write or its fsync fails.
-     * A failed send queued nothing.
+     * fails; every refusal arrives in the future, none is thrown:
+     * {@link QueueFullException} at the queue limit; {@link TargetUnavailableException} while the
+     * stream is sealed, the queue directory cannot be written or the sink is closed (its
+     * {@link TargetUnavailableException#reason() reason} says which); {@link QueueStoreException}
+     * when the write or its fsync fails; {@link IllegalArgumentException} when the event is too
+     * large to be stored (a record over 64 MiB, or a bucket, key, event name or content type over
+     * 65 535 bytes). A failed send queued nothing.
      *
-     * @throws IllegalStateException when the sink is closed
+     * <p>The future completes on the sink's receipts thread ({@code jetsink-receipts-*}), which
+     * also completes {@link Receipt#delivered()}: a stage chained without an executor runs there,
+     * or on the calling thread when the future is already complete. The queue's writer never runs
+     * caller code, so a slow stage cannot stop events being queued or delivered, but it does hold
+     * up every other receipt of this sink: run slow work on an executor of your own
+     * ({@code thenApplyAsync(work, executor)}).
+     *
+     * <p>An event built without an event time or sequencer gets both at build (see
+     * {@link dev.jetsink.event.S3EventRecord#builder}), so two events alike in every other field
+     * are still two messages under the default content msg ids; two sends of the same built event
+     * are one message in the stream (the second is acknowledged as a duplicate).
+     *
      * @throws NullPointerException when {@code event} is null
      * @param event the event
      * @return the receipt, once the event is durable
      */
     public CompletableFuture<Receipt> send(E event) {
-        return queue(envelope.apply(requireEvent(event)));
+        return queue(event, UnaryOperator.identity());
     }
 
     /**
      * Like {@link #send(Object)} with the caller's own {@code Nats-Msg-Id} (1 to 128 printable
      * ASCII characters, no spaces): sending the same event again with the same id, after a crash
-     * of the caller, stores it once.
+     * of the caller, stores it once. Refusals arrive in the future as for {@link #send(Object)},
+     * and an {@link IllegalArgumentException} when {@code msgId} is not such an id.
      *
-     * @throws IllegalArgumentException when {@code msgId} is not such an id
+     * @throws NullPointerException when {@code event} or {@code msgId} is null
      * @param event the event
      * @param msgId the caller's {@code Nats-Msg-Id}
      * @return the receipt, once the event is durable
      */
     public CompletableFuture<Receipt> send(E event, String msgId) {
-        return queue(envelope.apply(requireEvent(event)).withMsgId(Objects.requireNonNull(msgId, "msgId")));
+        Objects.requireNonNull(msgId, "msgId");
+        return queue(event, e -> e.withMsgId(msgId));
     }
 
     /**
      * Like {@link #send(Object)}, carrying the W3C trace context the event began in: it is stored
      * with the entry and published as the message's {@code traceparent} and {@code tracestate}
-     * headers.
+     * headers. Refusals arrive in the future as for {@link #send(Object)}.
      *
+     * @throws NullPointerException when {@code event} or {@code trace} is null
      * @param event the event
      * @param trace its trace context
      * @return the receipt, once the event is durable
      */
     public CompletableFuture<Receipt> send(E event, TraceContext trace) {
-        return queue(envelope.apply(requireEvent(event)).withTrace(Optional.of(Objects.requireNonNull(trace, "trace"))));
+        Optional<TraceContext> context = Optional.of(Objects.requireNonNull(trace, "trace"));
+        return queue(event, e -> e.withTrace(context));
     }
 
     /**
-     * {@link #send(Object, String)} and {@link #send(Object, TraceContext)} together.
+     * {@link #send(Object, String)} and {@link #send(Object, TraceContext)} together; refusals
+     * arrive in the future as for those.
      *
+     * @throws NullPointerException when an argument is null
      * @param event the event
      * @param msgId the caller's {@code Nats-Msg-Id}
      * @param trace its trace context
      * @return the receipt, once the event is durable
-     * @throws IllegalArgumentException when {@code msgId} is not a valid msg id
      */
     public CompletableFuture<Receipt> send(E event, String msgId, TraceContext trace) {
-        return queue(envelope.apply(requireEvent(event)).withMsgId(Objects.requireNonNull(msgId, "msgId"))
-            .withTrace(Optional.of(Objects.requireNonNull(trace, "trace"))));
+        Objects.requireNonNull(msgId, "msgId");
+        Optional<TraceContext> context = Optional.of(Objects.requireNonNull(trace, "trace"));
+        return queue(event, e -> e.withMsgId(msgId).withTrace(context));
     }
 
-    private static <T> T requireEvent(T event) {
-        return Objects.requireNonNull(event, "event must not be null: send an S3EventRecord or AuditEntry");
-    }
-
-    private CompletableFuture<Receipt> queue(OutboundEvent event) {
+    private CompletableFuture<Receipt> queue(E event, UnaryOperator<OutboundEvent> extras) {
+        Objects.requireNonNull(event, "event must not be null: send an S3EventRecord or AuditEntry");
         if (closed) {
-            throw new IllegalStateException("sink " + target.displayId() + " is closed");
+            return CompletableFuture.failedFuture(new TargetUnavailableException(TargetUnavailableException.Reason.CLOSED,
+                "sink " + target.displayId() + " is closed"));
         }
-        return target.enqueue(event).thenApply(this::receipt);
+        OutboundEvent outbound;
+        try {
+            outbound = extras.apply(envelope.apply(event));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        // the queue completes its future on the thread that wrote the record; stages chained by the
+        // caller run on the receipts thread instead, so none of them can hold up the queue's writer
+        return target.enqueue(outbound).thenApplyAsync(this::receipt, callbacks);
     }
 
     private Receipt receipt(QueuedEntry entry) {
@@ -198,9 +226,19 @@ public final class Sink<E> implements AutoCloseable {
             case OFFLINE -> SinkStatus.Health.OFFLINE;
             case ERROR, DISABLED -> SinkStatus.Health.ERROR;
         };
-        return new SinkStatus(health, h.reason(), SinkStatus.State.valueOf(target.state().name()), target.queueLength(),
-            SinkStatus.Verdict.valueOf(target.verdictLabel().toUpperCase(Locale.ROOT)),
+        return new SinkStatus(health, h.reason(), state(target.state()), target.queueLength(),
+            target.verdict(),
             target.lastError().map(TargetCounters.LastError::text), target.connectedServer());
+    }
+
+    private static SinkStatus.State state(TargetState state) {
+        return switch (state) {
+            case DELIVERING -> SinkStatus.State.DELIVERING;
+            case IDLE -> SinkStatus.State.IDLE;
+            case STALLED -> SinkStatus.State.STALLED;
+            case FAILING -> SinkStatus.State.FAILING;
+            case DEGRADED -> SinkStatus.State.DEGRADED;
+        };
     }
 
     /**
@@ -272,12 +310,16 @@ public final class Sink<E> implements AutoCloseable {
         }
     }
 
-    /** The receipt thread: futures complete here, never on a delivery thread. */
+    /**
+     * The receipt thread: futures complete here, never on a queue writer's or a delivery thread. A
+     * completion handed over after close (an append that finished while the sink closed) runs on
+     * the handing thread rather than being dropped, so no future is left pending.
+     */
     static ExecutorService receiptThread(TargetKind kind) {
-        return Executors.newSingleThreadExecutor(r -> {
+        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "jetsink-receipts-" + kind.label());
             t.setDaemon(true);
             return t;
-        });
+        }, (task, pool) -> task.run());
     }
 }

@@ -1,21 +1,22 @@
 package dev.jetsink;
 
+import dev.jetsink.lifecycle.StreamVerdict;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A sink's target now: the daemon's {@code /health} and {@code /status} for one target, typed.
+ * A sink's target now: whether it can deliver, what it is doing, how much it holds.
  *
  * @param health          whether the target can deliver, as in {@code /health}
  * @param healthReason    why, when not {@link Health#ONLINE}; empty text when online
  * @param state           what the target is doing
  * @param queueLength     events queued and not yet delivered
- * @param verdict         the stream verdict ({@link Verdict#NONE} on the NATS Core path)
+ * @param verdict         the stream verdict ({@link StreamVerdict#NONE} on the NATS Core path)
  * @param lastError       the last publish or queue error, as display text
  * @param connectedServer the URL of the NATS server connected to
  */
-public record SinkStatus(Health health, String healthReason, State state, long queueLength, Verdict verdict,
+public record SinkStatus(Health health, String healthReason, State state, long queueLength, StreamVerdict verdict,
                          Optional<String> lastError, Optional<String> connectedServer) {
 
     /**
@@ -78,17 +79,5 @@ public record SinkStatus(Health health, String healthReason, State state, long q
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }
-    }
-
-    /** The stream-validation verdict. */
-    public enum Verdict {
-        /** The stream was validated since the last reset. */
-        PASS,
-        /** The stream fails a requirement. */
-        FAIL,
-        /** Not validated yet, or reset (for instance after a reconnect). */
-        UNSET,
-        /** No stream: the sink publishes on NATS Core. */
-        NONE
     }
 }

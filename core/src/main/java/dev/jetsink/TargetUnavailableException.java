@@ -1,19 +1,44 @@
 package dev.jetsink;
 
+import java.util.Objects;
+
 /**
- * The target takes no events for now: its stream failed validation at init (for instance a sealed
- * stream, DESIGN.md "Stream validation and verdict") or its queue directory cannot be written.
- * Nothing was queued; sends succeed again once a retry of the init succeeds.
+ * The target takes no events for now, for the {@link #reason()} given. Nothing was queued. Sends
+ * succeed again once a retry of the init succeeds or the queue directory can be written; a
+ * closed sink takes none again.
  */
 public final class TargetUnavailableException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** Why a target takes no events. */
+    public enum Reason {
+        /** Its stream failed validation at init, for instance a sealed stream; the init is retried. */
+        INIT_FAILED,
+        /** Its queue directory cannot be opened or written (a full disk, wrong permissions); retried. */
+        QUEUE_DIRECTORY_UNAVAILABLE,
+        /** The sink is closed. */
+        CLOSED
+    }
+
+    private final Reason reason;
+
     /**
      * An exception saying why the target is unavailable.
      *
-     * @param message the reason
+     * @param reason the kind of reason
+     * @param message the reason, for people
      */
-    public TargetUnavailableException(String message) {
+    public TargetUnavailableException(Reason reason, String message) {
         super(message);
+        this.reason = Objects.requireNonNull(reason, "reason");
+    }
+
+    /**
+     * Why the target takes no events.
+     *
+     * @return the kind of reason
+     */
+    public Reason reason() {
+        return reason;
     }
 }

@@ -6,6 +6,9 @@ import dev.jetsink.testkit.Streams;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +19,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /**
  * Setup failures are loud (issue #24): {@link Sink#awaitReady} names a stream that cannot work
  * and a server that cannot be reached, the API boundary refuses a null event, drain on a closed
- * sink says false.
+ * sink says false; every other refusal of a send arrives in its future.
  */
 class SinkReadinessTest extends ServerTestBase {
     private static final String STREAM = "SINK";
@@ -74,6 +77,22 @@ class SinkReadinessTest extends ServerTestBase {
                 .hasMessageContaining("event must not be null");
             assertThatThrownBy(() -> sink.send(event(), (String) null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("msgId");
+            assertThat(sink.queueLength()).isZero();
+        }
+    }
+
+    @Test
+    void everyRefusalOfSendArrivesInTheFutureAndQueuesNothing() throws Exception {
+        try (Sink<S3EventRecord> sink = sink().build()) {
+            S3EventRecord longKey = S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "k".repeat(70_000)).build();
+            CompletableFuture<Receipt> oversized = sink.send(longKey);
+            CompletableFuture<Receipt> badId = sink.send(event(), "has a space");
+            for (CompletableFuture<Receipt> refused : List.of(oversized, badId)) {
+                assertThat(refused).failsWithin(AWAIT).withThrowableOfType(ExecutionException.class)
+                    .havingCause().isInstanceOf(IllegalArgumentException.class);
+            }
+            assertThat(oversized).failsWithin(AWAIT).withThrowableOfType(ExecutionException.class)
+                .withMessageContaining("longer than 65535 bytes");
             assertThat(sink.queueLength()).isZero();
         }
     }

@@ -3,6 +3,7 @@ package dev.jetsink;
 import dev.jetsink.event.S3EventRecord;
 import dev.jetsink.internal.targets.LifecycleEvents;
 import dev.jetsink.lifecycle.LifecycleEvent;
+import dev.jetsink.lifecycle.StreamVerdict;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -78,7 +80,7 @@ class SinkTest extends ServerTestBase {
                 .isEqualTo(receipts.stream().map(Receipt::msgId).collect(Collectors.toSet()));
             SinkStatus status = sink.status();
             assertThat(status.health()).isEqualTo(SinkStatus.Health.ONLINE);
-            assertThat(status.verdict()).isEqualTo(SinkStatus.Verdict.PASS);
+            assertThat(status.verdict()).isEqualTo(StreamVerdict.PASS);
             assertThat(status.queueLength()).isZero();
             assertThat(status.connectedServer()).isPresent();
         }
@@ -151,8 +153,11 @@ class SinkTest extends ServerTestBase {
                     assertThat(e.msgId()).isEqualTo(r.msgId());
                 });
         }
-        assertThatThrownBy(() -> first.send(event(9))).isInstanceOf(IllegalStateException.class)
-            .hasMessageContaining("closed");
+        assertThat(first.send(event(9))).as("a closed sink refuses in the future").failsWithin(AWAIT)
+            .withThrowableOfType(ExecutionException.class).havingCause()
+            .isInstanceOfSatisfying(TargetUnavailableException.class,
+                e -> assertThat(e.reason()).isEqualTo(TargetUnavailableException.Reason.CLOSED))
+            .withMessageContaining("closed");
 
         try (Sink<S3EventRecord> second = sink().build()) {
             // counted while the broker is still down, so no delivery can race the count

@@ -194,9 +194,9 @@ public final class DrainBench {
         try (NatsTarget target = NatsTarget.open(config(queueDir, window, n), runtime)) {
             ROUND.incrementAndGet();
             long fillStart = System.nanoTime();
-            List<CompletableFuture<Void>> batch = new ArrayList<>();
+            List<CompletableFuture<?>> batch = new ArrayList<>();
             for (int i = 0; i < n; i++) {
-                batch.add(target.send(event(kind, i)));
+                batch.add(target.enqueue(event(kind, i)));
                 if (batch.size() == 4096) {
                     CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).join();
                     batch.clear();

@@ -15,8 +15,8 @@ public sealed interface LifecycleEvent {
      */
     String target();
 
-    /** The stream verdict changed; {@code reason} is present for a reset. */
-    record VerdictChanged(String target, VerdictState state, Optional<ResetReason> reason)
+    /** The stream verdict changed, to PASS or UNSET; {@code reason} is present for a reset. */
+    record VerdictChanged(String target, StreamVerdict state, Optional<ResetReason> reason)
             implements LifecycleEvent {
     }
 

@@ -6,7 +6,7 @@ import dev.jetsink.internal.publish.StreamCheck;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.Outcome;
 import dev.jetsink.lifecycle.ResetReason;
-import dev.jetsink.lifecycle.VerdictState;
+import dev.jetsink.lifecycle.StreamVerdict;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.slf4j.Logger;
@@ -88,7 +88,7 @@ public final class OutcomeHandling {
         boolean changed = ctx.verdict().reset(reason);
         if (changed) {
             log.info("JetStream stream verdict reset target=\"{}\" reason={}", ctx.target(), reason.label());
-            ctx.events().verdictChanged(new LifecycleEvent.VerdictChanged(ctx.target(), VerdictState.UNSET,
+            ctx.events().verdictChanged(new LifecycleEvent.VerdictChanged(ctx.target(), StreamVerdict.UNSET,
                 Optional.of(reason)));
         }
         return changed;

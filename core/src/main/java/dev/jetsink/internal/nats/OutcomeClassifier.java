@@ -1,5 +1,6 @@
 package dev.jetsink.internal.nats;
 
+import dev.jetsink.internal.lang.Failures;
 import dev.jetsink.lifecycle.Outcome.Cause;
 import dev.jetsink.lifecycle.Outcome.Family;
 import dev.jetsink.lifecycle.Outcome;
@@ -143,7 +144,7 @@ public final class OutcomeClassifier {
      * are unwrapped to the first meaningful cause.
      */
     public Outcome classify(Throwable failure) {
-        Evidence evidence = Evidence.of(unwrap(failure), path);
+        Evidence evidence = Evidence.of(Failures.unwrap(failure), path);
         Row row = rowFor(evidence);
         return row.outcomeFor(evidence);
     }
@@ -178,7 +179,7 @@ public final class OutcomeClassifier {
 
     /** The row deciding {@code failure}; exposed to tests so each row can be shown to be reachable. */
     Row rowFor(Throwable failure) {
-        return rowFor(Evidence.of(unwrap(failure), path));
+        return rowFor(Evidence.of(Failures.unwrap(failure), path));
     }
 
     private static Row rowFor(Evidence evidence) {
@@ -188,16 +189,6 @@ public final class OutcomeClassifier {
             }
         }
         throw new AssertionError("the last row matches everything");
-    }
-
-    static Throwable unwrap(Throwable failure) {
-        Throwable t = Objects.requireNonNull(failure, "failure");
-        while (t.getCause() != null && t.getCause() != t
-                && (t instanceof ExecutionException || t instanceof CompletionException
-                || t instanceof UncheckedIOException || t.getClass() == RuntimeException.class)) {
-            t = t.getCause();
-        }
-        return t;
     }
 
     private static Predicate<Evidence> apiCode(int... codes) {

@@ -1,7 +1,7 @@
 package dev.jetsink.internal.nats;
 
 import dev.jetsink.lifecycle.ResetReason;
-import dev.jetsink.lifecycle.VerdictState;
+import dev.jetsink.lifecycle.StreamVerdict;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -18,22 +18,22 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class Verdict {
 
 
-    private record Snapshot(VerdictState state, Optional<ResetReason> lastReset) {
+    private record Snapshot(StreamVerdict state, Optional<ResetReason> lastReset) {
     }
 
     private final AtomicReference<Snapshot> current =
-            new AtomicReference<>(new Snapshot(VerdictState.UNSET, Optional.empty()));
+            new AtomicReference<>(new Snapshot(StreamVerdict.UNSET, Optional.empty()));
 
     /** A new verdict starts UNSET: nothing has been validated yet. */
     public Verdict() {
     }
 
-    public VerdictState state() {
+    public StreamVerdict state() {
         return current.get().state();
     }
 
     public boolean isPass() {
-        return state() == VerdictState.PASS;
+        return state() == StreamVerdict.PASS;
     }
 
     /** The reason of the latest reset, if there was one. */
@@ -45,10 +45,10 @@ public final class Verdict {
     public boolean pass() {
         while (true) {
             Snapshot now = current.get();
-            if (now.state() == VerdictState.PASS) {
+            if (now.state() == StreamVerdict.PASS) {
                 return false;
             }
-            if (current.compareAndSet(now, new Snapshot(VerdictState.PASS, now.lastReset()))) {
+            if (current.compareAndSet(now, new Snapshot(StreamVerdict.PASS, now.lastReset()))) {
                 return true;
             }
         }
@@ -58,10 +58,10 @@ public final class Verdict {
     public boolean reset(ResetReason reason) {
         while (true) {
             Snapshot now = current.get();
-            if (now.state() == VerdictState.UNSET) {
+            if (now.state() == StreamVerdict.UNSET) {
                 return false;
             }
-            if (current.compareAndSet(now, new Snapshot(VerdictState.UNSET, Optional.of(reason)))) {
+            if (current.compareAndSet(now, new Snapshot(StreamVerdict.UNSET, Optional.of(reason)))) {
                 return true;
             }
         }

@@ -10,7 +10,7 @@ import dev.jetsink.internal.nats.Verdict;
 import dev.jetsink.internal.time.Deadline;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.LifecycleListener;
-import dev.jetsink.lifecycle.VerdictState;
+import dev.jetsink.lifecycle.StreamVerdict;
 import io.nats.client.Connection;
 import io.nats.client.JetStreamApiException;
 import java.io.IOException;
@@ -78,7 +78,7 @@ public final class StreamCheck {
             if (verdict.pass()) {
                 log.info("JetStream stream validation succeeded target=\"{}\" stream={}", target, stream);
                 p.advice().forEach(a -> log.warn("JetStream stream advice target=\"{}\" stream={} advice=\"{}\"", target, stream, a));
-                events.verdictChanged(new LifecycleEvent.VerdictChanged(target, VerdictState.PASS, Optional.empty()));
+                events.verdictChanged(new LifecycleEvent.VerdictChanged(target, StreamVerdict.PASS, Optional.empty()));
             } else {
                 log.debug("JetStream stream re-validation succeeded target=\"{}\" stream={}", target, stream);
             }

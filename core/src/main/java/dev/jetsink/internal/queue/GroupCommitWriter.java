@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -24,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * always hands off: its interrupt would close the channel for everyone). All file work happens
  * under one lock, so records are written in sequence order either way. A failed write or force
  * fails the whole batch and rolls to a new segment (DESIGN.md "Queue").
+ *
+ * <p>Futures are completed only after the lock is released, by the thread that wrote the batch:
+ * whatever a caller chained onto one cannot hold up the next write. Callers outside the queue
+ * hand them on to their own executor (the sink's receipts thread) before chaining user code.
  */
 final class GroupCommitWriter implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
@@ -79,19 +84,21 @@ final class GroupCommitWriter implements Runnable {
         // an interrupted producer must not touch the segment: the interrupt would close the shared
         // writer channel, fail every append of its batch and roll the segment
         if (!p.stop() && !Thread.currentThread().isInterrupted() && pending.isEmpty() && io.tryLock()) {
+            List<Pending> batch = new ArrayList<>();
+            Object[] outcomes;
             try {
                 // appends that arrived meanwhile ride along with this fsync
-                List<Pending> batch = new ArrayList<>();
                 batch.add(p);
                 drainInto(batch);
                 if (batch.removeIf(Pending::stop)) {
                     // cannot happen while close() waits on the submit gate; hand it back to the writer thread
                     pending.add(STOP);
                 }
-                write(batch);
+                outcomes = write(batch);
             } finally {
                 io.unlock();
             }
+            complete(batch, outcomes);
             return;
         }
         pending.add(p);
@@ -108,15 +115,17 @@ final class GroupCommitWriter implements Runnable {
                 Thread.currentThread().interrupt();
                 break;
             }
+            Object[] outcomes;
             io.lock();
             try {
                 // take what queued up while a producer held the lock, so one fsync covers it all
                 drainInto(batch);
                 stopping = batch.removeIf(Pending::stop);
-                write(batch);
+                outcomes = write(batch);
             } finally {
                 io.unlock();
             }
+            complete(batch, outcomes);
             batch.clear();
         }
         io.lock();
@@ -134,7 +143,12 @@ final class GroupCommitWriter implements Runnable {
     /** One error line per 10 s for repeated write failures (a full disk fails every batch). */
     private final LogThrottle failures;
 
-    private void write(List<Pending> batch) {
+    /**
+     * Writes and forces {@code batch}; returns, per append, its {@link QueuedEntry} or the
+     * {@link QueueStoreException} that failed it, for {@link #complete} once the lock is released.
+     */
+    private Object[] write(List<Pending> batch) {
+        Object[] outcomes = new Object[batch.size()];
         int i = 0;
         while (i < batch.size()) {
             try {
@@ -142,8 +156,8 @@ final class GroupCommitWriter implements Runnable {
                     roll();
                 }
             } catch (IOException | RuntimeException e) {
-                fail(batch, i, new QueueStoreException("could not start a new queue segment: " + e.getMessage(), e));
-                return;
+                fail(outcomes, i, new QueueStoreException("could not start a new queue segment: " + e.getMessage(), e));
+                return outcomes;
             }
             int end = i;
             long bytes = writePos;
@@ -188,12 +202,25 @@ final class GroupCommitWriter implements Runnable {
                 SegmentFiles.closeQuietly(failed.writer);
                 failed.writer = null;
                 queue.writeFailed(failed, firstSeq, nextSeq);
-                fail(batch, i, new QueueStoreException("queue write or fsync failed: " + e.getMessage(), e));
-                return;
+                fail(outcomes, i, new QueueStoreException("queue write or fsync failed: " + e.getMessage(), e));
+                return outcomes;
             }
             writePos += batchBytes;
-            queue.committed(active, batch.subList(i, end), firstSeq, start);
+            queue.committed(active, batch.subList(i, end), firstSeq, start, outcomes, i);
             i = end;
+        }
+        return outcomes;
+    }
+
+    /** Completes the futures of a written batch; called without the lock. */
+    private static void complete(List<Pending> batch, Object[] outcomes) {
+        for (int i = 0; i < outcomes.length; i++) {
+            CompletableFuture<QueuedEntry> future = batch.get(i).future();
+            if (outcomes[i] instanceof QueuedEntry entry) {
+                future.complete(entry);
+            } else {
+                future.completeExceptionally((Throwable) outcomes[i]);
+            }
         }
     }
 
@@ -298,12 +325,9 @@ final class GroupCommitWriter implements Runnable {
         }
     }
 
-    private void fail(List<Pending> batch, int from, QueueStoreException e) {
-        List<Pending> failed = batch.subList(from, batch.size());
-        queue.appendsFailed(failed.size());
-        for (Pending p : failed) {
-            p.future().completeExceptionally(e);
-        }
+    private void fail(Object[] outcomes, int from, QueueStoreException e) {
+        queue.appendsFailed(outcomes.length - from);
+        Arrays.fill(outcomes, from, outcomes.length, e);
     }
 
     private void ensureCapacity(int bytes) {

@@ -13,6 +13,17 @@ import java.util.concurrent.CompletableFuture;
 public interface QueueStore extends AutoCloseable {
 
     /**
+     * Checks that an entry with {@code metadata} can be stored, before anything is appended: the
+     * record stores bucket, object, event name and content type with 16-bit lengths. (The payload
+     * is bounded too; {@link #append} checks the whole record.)
+     *
+     * @throws IllegalArgumentException naming what is too long
+     */
+    static void checkStorable(EventMetadata metadata) {
+        RecordCodec.metadataBytes(metadata);
+    }
+
+    /**
      * Durably appends one entry. Mints its {@code Nats-Msg-Id} and queued-at time. The future
      * completes only after the fsync that covers the record; it fails with
      * {@link dev.jetsink.QueueFullException} at {@code queue_limit} or {@link dev.jetsink.QueueStoreException} when the
@@ -20,8 +31,10 @@ public interface QueueStore extends AutoCloseable {
      *
      * <p>When the queue is idle the write and fsync run on the calling thread, so this call may
      * block for one fsync and return an already completed future; under contention the writer
-     * thread completes it. Dependent stages attached without an executor may therefore run on the
-     * writer thread: keep them short or use the {@code *Async} variants.
+     * thread, or another producer that wrote the batch, completes it once it released the queue's
+     * lock. Dependent stages attached without an executor may therefore run on the writer thread
+     * and hold up the next batch: keep them short, or hand over to another executor as the sink
+     * does.
      *
      * @throws IllegalArgumentException when the entry is too large to be stored and read back
      *                                  (a metadata field over 65 535 bytes or a record over 64 MiB)

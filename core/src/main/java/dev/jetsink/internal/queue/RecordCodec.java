@@ -332,17 +332,28 @@ final class RecordCodec {
         Objects.requireNonNull(m, "metadata");
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(attributes, "attributes");
-        long body = MIN_BODY_BYTES + MsgIds.MAX_BYTES + (long) payload.length + attributesBytes(attributes);
-        for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
-            int n = utf8(s).length;
-            if (n > 0xFFFF) {
-                throw new IllegalArgumentException("metadata field longer than 65535 bytes");
-            }
-            body += n;
-        }
+        long body = MIN_BODY_BYTES + MsgIds.MAX_BYTES + (long) payload.length + attributesBytes(attributes)
+            + metadataBytes(m);
         if (body > MAX_RECORD_BODY_BYTES) {
             throw new IllegalArgumentException(
                 "queue record of " + body + " bytes exceeds the " + MAX_RECORD_BODY_BYTES + "-byte limit");
         }
+    }
+
+    /**
+     * The bytes bucket, object, event name and content type take in a record.
+     *
+     * @throws IllegalArgumentException when one of them is longer than its 16-bit length allows
+     */
+    static long metadataBytes(EventMetadata m) {
+        long bytes = 0;
+        for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
+            int n = utf8(s).length;
+            if (n > 0xFFFF) {
+                throw new IllegalArgumentException("bucket, object, event name or content type longer than 65535 bytes");
+            }
+            bytes += n;
+        }
+        return bytes;
     }
 }

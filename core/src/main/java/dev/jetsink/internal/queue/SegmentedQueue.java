@@ -336,27 +336,26 @@ public final class SegmentedQueue implements QueueStore {
         s.sealed = true;
     }
 
-    /** Records of a batch are on disk: index them, then complete their futures. */
-    void committed(Segment s, List<GroupCommitWriter.Pending> batch, long firstSeq, long startOffset) {
-        QueuedEntry[] entries = new QueuedEntry[batch.size()];
-        synchronized (this) {
-            long offset = startOffset;
-            for (int i = 0; i < batch.size(); i++) {
-                GroupCommitWriter.Pending p = batch.get(i);
-                entries[i] = p.entry(firstSeq + i);
-                reader.recent().hold(entries[i], p.payload()); // before indexing: listed means held
-                index.add(firstSeq + i, (int) offset, p.size(), p.queuedAtMs());
-                offset += p.size();
-            }
-            s.records += batch.size();
-            s.live += batch.size();
-            s.sizeBytes = offset;
-            s.lastQueuedAtMs = batch.get(batch.size() - 1).queuedAtMs();
-            room.appendsEnded(batch.size());
-        }
+    /**
+     * Records of a batch are on disk: indexes them and puts each one's entry in
+     * {@code entries[at + i]}; the writer completes their futures once it released its lock.
+     */
+    synchronized void committed(Segment s, List<GroupCommitWriter.Pending> batch, long firstSeq, long startOffset,
+                                Object[] entries, int at) {
+        long offset = startOffset;
         for (int i = 0; i < batch.size(); i++) {
-            batch.get(i).future().complete(entries[i]);
+            GroupCommitWriter.Pending p = batch.get(i);
+            QueuedEntry entry = p.entry(firstSeq + i);
+            entries[at + i] = entry;
+            reader.recent().hold(entry, p.payload()); // before indexing: listed means held
+            index.add(firstSeq + i, (int) offset, p.size(), p.queuedAtMs());
+            offset += p.size();
         }
+        s.records += batch.size();
+        s.live += batch.size();
+        s.sizeBytes = offset;
+        s.lastQueuedAtMs = batch.get(batch.size() - 1).queuedAtMs();
+        room.appendsEnded(batch.size());
     }
 
     synchronized void appendsFailed(int n) {

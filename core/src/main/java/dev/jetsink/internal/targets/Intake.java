@@ -7,8 +7,10 @@ import dev.jetsink.QueueStoreException;
 import dev.jetsink.TargetUnavailableException;
 import dev.jetsink.TraceContext;
 import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.lang.Failures;
 import dev.jetsink.internal.delivery.Dispatcher;
 import dev.jetsink.internal.event.CloudEventAttributes;
+import dev.jetsink.internal.event.EventMetadata;
 import dev.jetsink.internal.event.MessageFormats;
 import dev.jetsink.internal.event.MsgIds;
 import dev.jetsink.internal.event.OutboundEvent;
@@ -85,6 +87,23 @@ public final class Intake {
             : queue.flatMap(DeferredQueue::unavailable).map(r -> "queue directory unavailable: " + r);
     }
 
+    private Optional<TargetUnavailableException> refusal() {
+        Optional<String> init = initFailure;
+        TargetUnavailableException.Reason reason = init.isPresent() ? TargetUnavailableException.Reason.INIT_FAILED
+            : TargetUnavailableException.Reason.QUEUE_DIRECTORY_UNAVAILABLE;
+        return unavailable().map(r -> new TargetUnavailableException(reason, "target unavailable: " + r));
+    }
+
+    /**
+     * Whether the queue can store {@code metadata} at all (its strings fit the record's lengths),
+     * so a request can be refused whole before any of its events is appended.
+     *
+     * @throws IllegalArgumentException naming what does not fit
+     */
+    public static void checkStorable(EventMetadata metadata) {
+        QueueStore.checkStorable(metadata);
+    }
+
     /**
      * Checks that {@code n} events would be taken now, reserving nothing: the answer a request gets
      * before its body is read. A refusal is counted and logged as an admission's would be.
@@ -119,9 +138,8 @@ public final class Intake {
 
     /**
      * Queues one event (a target with a queue dir): completes with the entry (its sequence and msg
-     * id) once it is durable. Every refusal is in the returned future.
-     *
-     * @throws IllegalArgumentException when the event is too large to be stored
+     * id) once it is durable. Every refusal is in the returned future, an event too large to be
+     * stored ({@link IllegalArgumentException}) too.
      */
     public CompletableFuture<QueuedEntry> enqueue(OutboundEvent event) {
         if (queue.isEmpty()) {
@@ -129,21 +147,9 @@ public final class Intake {
         }
         try (Admission a = admit(1)) {
             return a.appendQueued(event);
-        } catch (TargetUnavailableException | QueueFullException e) {
-            return CompletableFuture.failedFuture(e);
         } catch (QueueStoreException e) {
             counters.writeFailed(1, e);
             return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    /** Takes one event: queued durably, or without a queue dir published and flushed. */
-    public CompletableFuture<Void> send(OutboundEvent event) {
-        if (queue.isPresent()) {
-            return enqueue(event).thenApply(entry -> null);
-        }
-        try (Admission a = admit(1)) {
-            return a.append(event);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -170,10 +176,10 @@ public final class Intake {
     }
 
     private void gate(int n) {
-        Optional<String> unavailable = unavailable();
-        if (unavailable.isPresent()) {
+        Optional<TargetUnavailableException> refusal = refusal();
+        if (refusal.isPresent()) {
             counters.refused(n);
-            throw new TargetUnavailableException("target unavailable: " + unavailable.get());
+            throw refusal.get();
         }
     }
 
@@ -237,8 +243,7 @@ public final class Intake {
             return appended.handle((entry, failure) -> {
                 span.end(failure);
                 if (failure != null) {
-                    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure;
+                    Throwable cause = Failures.unwrap(failure);
                     counters.writeFailed(1, cause);
                     throw new CompletionException(cause);
                 }

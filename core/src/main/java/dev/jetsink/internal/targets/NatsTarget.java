@@ -1,5 +1,6 @@
 package dev.jetsink.internal.targets;
 
+import dev.jetsink.lifecycle.StreamVerdict;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.delivery.Dispatcher;
 import dev.jetsink.internal.event.OutboundEvent;
@@ -95,11 +96,6 @@ public final class NatsTarget implements AutoCloseable {
     /** The one way events come in (library and HTTP ingest alike). */
     public Intake intake() {
         return intake;
-    }
-
-    /** {@link Intake#send}: takes one event, completing once it is durably queued (or published directly). */
-    public CompletableFuture<Void> send(OutboundEvent event) {
-        return intake.send(event);
     }
 
     /** {@link Intake#enqueue}: queues one event, completing with its entry once it is durable. */
@@ -225,12 +221,12 @@ public final class NatsTarget implements AutoCloseable {
         return parts.link().current().map(Connection::getConnectedUrl);
     }
 
-    /** The verdict as {@code /status} shows it: {@code PASS}, {@code FAIL}, {@code UNSET}, or {@code none} on the Core path. */
-    public String verdictLabel() {
+    /** The stream verdict: PASS, FAIL (the target is failing its init), UNSET, or NONE on the Core path. */
+    public StreamVerdict verdict() {
         if (parts.failedStore().isEmpty()) {
-            return "none";
+            return StreamVerdict.NONE;
         }
-        return state() == TargetState.FAILING ? "FAIL" : verdictPass() ? "PASS" : "UNSET";
+        return state() == TargetState.FAILING ? StreamVerdict.FAIL : verdictPass() ? StreamVerdict.PASS : StreamVerdict.UNSET;
     }
 
     /** True when the verdict is PASS (JetStream) — the {@code jetsink_stream_verdict} gauge. */

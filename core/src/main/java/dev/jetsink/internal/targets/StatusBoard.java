@@ -1,5 +1,6 @@
 package dev.jetsink.internal.targets;
 
+import dev.jetsink.lifecycle.StreamVerdict;
 import dev.jetsink.internal.failed.FailedEventStore;
 import java.time.Clock;
 import java.time.Duration;
@@ -131,7 +132,8 @@ public final class StatusBoard {
         for (NatsTarget t : current) {
             Track track = tracks.get(t);
             Optional<Duration> oldest = t.oldestAge();
-            String verdict = t.verdictLabel();
+            // the Core path shows "none" in lower case: no stream, rather than a verdict
+            String verdict = t.verdict() == StreamVerdict.NONE ? "none" : t.verdict().name();
             out.add(new TargetStatus(t.config().kind().label(), t.config().id(), t.displayId(), track.state, track.since,
                 verdict, t.connectedServer(), t.queueLength(), oldest,
                 new Rates(track.rate(track.in, 10), track.rate(track.in, 300), track.rate(track.out, 10),

@@ -13,8 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Every enabled target of one kind, fed together: {@link #send} completes when each of them has
- * durably queued the event (DESIGN.md "Daemon"). One implementation serves notify and audit.
+ * Every enabled target of one kind (DESIGN.md "Daemon"); the daemon's ingest admits a request's
+ * events on each addressed target, all or nothing. One implementation serves notify and audit.
  * Targets can be added and removed while running (the admin API, DESIGN.md "Admin API"); readers
  * always see a consistent list.
  */
@@ -67,15 +67,6 @@ public final class Targets implements AutoCloseable {
         }
         opened.forEach(NatsTarget::start);
         return new Targets(kind, runtime, opened, maintenance);
-    }
-
-    /** Queues the event on every target of this kind; completes when all have it durably. */
-    public CompletableFuture<Void> send(OutboundEvent event) {
-        if (event.metadata().kind() != kind) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException(
-                "a " + event.metadata().kind().label() + " event sent to " + kind.label() + " targets"));
-        }
-        return CompletableFuture.allOf(targets.stream().map(t -> t.send(event)).toArray(CompletableFuture[]::new));
     }
 
     public TargetKind kind() {

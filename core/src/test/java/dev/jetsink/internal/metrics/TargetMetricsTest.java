@@ -1,5 +1,6 @@
 package dev.jetsink.internal.metrics;
 
+import dev.jetsink.internal.targets.TargetSends;
 import dev.jetsink.QueueFullException;
 import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.internal.config.LoadedConfig;
@@ -85,8 +86,8 @@ class TargetMetricsTest {
 
             // A record damaged on disk before the target opens: recovery skips and counts it.
             try (NatsTarget before = NatsTarget.open(config, runtime)) {
-                before.send(event(kind, "damaged-record", 40)).join();
-                before.send(event(kind, "survivor", 40)).join();
+                TargetSends.send(before, event(kind, "damaged-record", 40)).join();
+                TargetSends.send(before, event(kind, "survivor", 40)).join();
             }
             damage(config, "damaged-record");
 
@@ -100,9 +101,9 @@ class TargetMetricsTest {
 
                 // queue_limit is 4: three more fit, the next is rejected at ingest.
                 for (int i = 0; i < 3; i++) {
-                    t.send(event(kind, "accepted-" + i, 40)).join();
+                    TargetSends.send(t, event(kind, "accepted-" + i, 40)).join();
                 }
-                assertThatThrownBy(() -> t.send(event(kind, "rejected", 40)).join())
+                assertThatThrownBy(() -> TargetSends.send(t, event(kind, "rejected", 40)).join())
                     .isInstanceOf(CompletionException.class).hasCauseInstanceOf(QueueFullException.class);
                 assertThat(m.gauge("target_queue_length")).isEqualTo(4);
                 assertThat(m.gauge("total_messages")).isEqualTo(3);
@@ -125,7 +126,7 @@ class TargetMetricsTest {
                 Awaitility.await().atMost(AWAIT).until(() -> t.queueLength() == 0);
 
                 // One terminal failure: a payload over the stream's max_msg_size.
-                t.send(event(kind, "oversize", MAX_MSG_SIZE * 2)).join();
+                TargetSends.send(t, event(kind, "oversize", MAX_MSG_SIZE * 2)).join();
                 events.await(LifecycleEvent.MovedToFailedStore.class, e -> true, AWAIT);
 
                 long transientAttempts = events.all(LifecycleEvent.AttemptFailed.class).stream()

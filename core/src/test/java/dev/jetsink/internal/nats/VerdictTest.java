@@ -1,7 +1,7 @@
 package dev.jetsink.internal.nats;
 
 import dev.jetsink.lifecycle.ResetReason;
-import dev.jetsink.lifecycle.VerdictState;
+import dev.jetsink.lifecycle.StreamVerdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -19,7 +19,7 @@ class VerdictTest {
     @Test
     void newVerdictIsUnset() {
         Verdict verdict = new Verdict();
-        assertThat(verdict.state()).isEqualTo(VerdictState.UNSET);
+        assertThat(verdict.state()).isEqualTo(StreamVerdict.UNSET);
         assertThat(verdict.isPass()).isFalse();
         assertThat(verdict.lastResetReason()).isEmpty();
     }
@@ -39,7 +39,7 @@ class VerdictTest {
 
         assertThat(verdict.reset(ResetReason.STREAM_SEALED)).isTrue();
         assertThat(verdict.reset(ResetReason.STREAM_SEALED)).isFalse();
-        assertThat(verdict.state()).isEqualTo(VerdictState.UNSET);
+        assertThat(verdict.state()).isEqualTo(StreamVerdict.UNSET);
         assertThat(verdict.lastResetReason()).contains(ResetReason.STREAM_SEALED);
     }
 

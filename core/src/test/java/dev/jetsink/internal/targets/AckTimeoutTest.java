@@ -33,7 +33,7 @@ class AckTimeoutTest {
             LifecycleEvent.AttemptFailed failed;
             h.server.pause();
             try {
-                t.send(TargetHarness.event(kind, 1)).join();
+                TargetSends.send(t, TargetHarness.event(kind, 1)).join();
                 failed = h.events.await(LifecycleEvent.AttemptFailed.class, e -> true, Duration.ofSeconds(30));
                 assertThat(failed.outcome().cause()).isEqualTo(Outcome.Cause.ATTEMPT_DEADLINE_EXCEEDED);
                 assertThat(failed.outcome().detail()).isEqualTo("attempt deadline exceeded");
@@ -70,7 +70,7 @@ class AckTimeoutTest {
             NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
             h.server.pause();
             try {
-                t.send(TargetHarness.event(kind, 1)).join();
+                TargetSends.send(t, TargetHarness.event(kind, 1)).join();
                 // Longer than jnats' 5 s request cleanup, shorter than the 10 s deadline: nothing
                 // may cut the attempt short (DESIGN.md "Delivery"). Both facts are monotonic while
                 // the server is paused (a failed attempt stays recorded, nothing can resolve the

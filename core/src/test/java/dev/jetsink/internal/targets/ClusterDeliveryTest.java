@@ -118,7 +118,7 @@ class ClusterDeliveryTest {
         CompletableFuture<?>[] sent = IntStream.range(from, from + count)
             .mapToObj(i -> {
                 OutboundEvent e = TargetHarness.event(kind, i);
-                return t.send(e);
+                return TargetSends.send(t, e);
             }).toArray(CompletableFuture[]::new);
         CompletableFuture.allOf(sent).join();
     }

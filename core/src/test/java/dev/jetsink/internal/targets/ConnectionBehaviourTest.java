@@ -11,7 +11,7 @@ import dev.jetsink.lifecycle.LifecycleEvent.VerdictChanged;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.Outcome;
 import dev.jetsink.lifecycle.ResetReason;
-import dev.jetsink.lifecycle.VerdictState;
+import dev.jetsink.lifecycle.StreamVerdict;
 import dev.jetsink.testkit.FaultProxy;
 import dev.jetsink.testkit.StoredMessage;
 import java.nio.file.Files;
@@ -63,10 +63,10 @@ class ConnectionBehaviourTest {
             List<VerdictChanged> verdicts = h.events.all(VerdictChanged.class);
             List<VerdictChanged> since = verdicts.subList(verdictEventsBefore, verdicts.size());
             assertThat(since).as("verdict changes after the restart").hasSizeGreaterThanOrEqualTo(2);
-            assertThat(since.get(0).state()).isEqualTo(VerdictState.UNSET);
+            assertThat(since.get(0).state()).isEqualTo(StreamVerdict.UNSET);
             assertThat(since.get(0).reason()).get()
                 .isIn(ResetReason.RECONNECTED, ResetReason.NEW_CONNECTION);
-            assertThat(since.get(1).state()).as("re-validated before publishing").isEqualTo(VerdictState.PASS);
+            assertThat(since.get(1).state()).as("re-validated before publishing").isEqualTo(StreamVerdict.PASS);
             assertThat(t.verdictPass()).isTrue();
             assertStreamHoldsEachResolvedEntryOnce(h, EVENTS);
         }

@@ -32,7 +32,7 @@ class DirectPathFormatTest {
             NatsTarget t = h.start(TargetHarness.config(env));
             S3EventRecord record = S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "a b.jpg")
                 .eventSource("minio:s3").awsRegion("eu-1").build();
-            t.send(Envelopes.notify(record).withCloudEvent(Map.of("specversion", "1.0", "xsender", "store a"))).join();
+            TargetSends.send(t, Envelopes.notify(record).withCloudEvent(Map.of("specversion", "1.0", "xsender", "store a"))).join();
 
             Message m = sub.nextMessage(Duration.ofSeconds(10));
             assertThat(m).isNotNull();

@@ -56,7 +56,7 @@ class FailedReplayTest {
         h.createStream(stream(true));
         NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(TargetKind.NOTIFY)));
         for (int i = 0; i < EVENTS; i++) {
-            t.send(event(i)).join();
+            TargetSends.send(t, event(i)).join();
         }
         h.events.awaitCount(LifecycleEvent.MovedToFailedStore.class, e -> true, EVENTS, TargetHarness.AWAIT);
         assertThat(t.failedStore().orElseThrow().count()).isEqualTo(EVENTS);

@@ -23,7 +23,7 @@ class JetStreamDeliveryTest {
             NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
             h.server.pause();
             try {
-                t.send(TargetHarness.event(kind, 1)).join();
+                TargetSends.send(t, TargetHarness.event(kind, 1)).join();
                 assertThat(t.queueLength()).as("queued while the server cannot ack").isEqualTo(1);
             } finally {
                 h.server.resume();

@@ -3,7 +3,7 @@ package dev.jetsink.internal.targets;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.LifecycleListener;
 import dev.jetsink.lifecycle.ResetReason;
-import dev.jetsink.lifecycle.VerdictState;
+import dev.jetsink.lifecycle.StreamVerdict;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -49,13 +49,13 @@ class LifecycleEventsTest {
 
     @Test
     void awaitCountWaitsForEnoughMatches() throws Exception {
-        events.verdictChanged(new LifecycleEvent.VerdictChanged(TARGET, VerdictState.PASS, Optional.empty()));
-        events.verdictChanged(new LifecycleEvent.VerdictChanged(TARGET, VerdictState.UNSET,
+        events.verdictChanged(new LifecycleEvent.VerdictChanged(TARGET, StreamVerdict.PASS, Optional.empty()));
+        events.verdictChanged(new LifecycleEvent.VerdictChanged(TARGET, StreamVerdict.UNSET,
                 Optional.of(ResetReason.RECONNECTED)));
-        events.verdictChanged(new LifecycleEvent.VerdictChanged(TARGET, VerdictState.PASS, Optional.empty()));
+        events.verdictChanged(new LifecycleEvent.VerdictChanged(TARGET, StreamVerdict.PASS, Optional.empty()));
 
         List<LifecycleEvent.VerdictChanged> passes = events.awaitCount(LifecycleEvent.VerdictChanged.class,
-                e -> e.state() == VerdictState.PASS, 2, Duration.ofMillis(10));
+                e -> e.state() == StreamVerdict.PASS, 2, Duration.ofMillis(10));
         assertThat(passes).hasSize(2);
     }
 

@@ -64,9 +64,9 @@ class QueueUpgradeDeliveryTest {
             // the same id on different bytes: the caller's identity wins over the content
             OutboundEvent resend = TargetHarness.event(TargetKind.AUDIT, 2).withMsgId("order-42:put");
             OutboundEvent other = TargetHarness.event(TargetKind.AUDIT, 3).withMsgId("order-43:put");
-            t.send(first).join();
-            t.send(resend).join();
-            t.send(other).join();
+            TargetSends.send(t, first).join();
+            TargetSends.send(t, resend).join();
+            TargetSends.send(t, other).join();
             h.awaitResolved(3);
             h.awaitDrained(t, Duration.ofSeconds(30));
 

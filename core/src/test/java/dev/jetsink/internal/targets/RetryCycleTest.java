@@ -35,7 +35,7 @@ class RetryCycleTest {
             // No stream yet: every attempt is a validation that fails before publishing.
             TargetConfig config = TargetHarness.config(h.jetStreamEnv(kind));
             NatsTarget t = h.start(config);
-            t.send(TargetHarness.event(kind, 0)).join();
+            TargetSends.send(t, TargetHarness.event(kind, 0)).join();
 
             for (int cycle = 1; cycle <= 2; cycle++) {
                 for (int attempt = 1; attempt <= 5; attempt++) {

@@ -11,7 +11,7 @@ import dev.jetsink.lifecycle.LifecycleEvent.EntryResolved;
 import dev.jetsink.lifecycle.LifecycleEvent.VerdictChanged;
 import dev.jetsink.lifecycle.Outcome;
 import dev.jetsink.lifecycle.ResetReason;
-import dev.jetsink.lifecycle.VerdictState;
+import dev.jetsink.lifecycle.StreamVerdict;
 import dev.jetsink.testkit.FaultProxy;
 import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.SecurityFixtures.ServerCert;
@@ -241,10 +241,10 @@ class SecureConnectionTest {
                 e -> e.reason().equals(Optional.of(ResetReason.TLS_ROTATED)), TargetHarness.AWAIT);
             h.awaitResolved(2 * EVENTS);
 
-            assertThat(rotated.state()).isEqualTo(VerdictState.UNSET);
+            assertThat(rotated.state()).isEqualTo(StreamVerdict.UNSET);
             List<VerdictChanged> verdicts = h.events.all(VerdictChanged.class);
             assertThat(verdicts.subList(verdicts.indexOf(rotated), verdicts.size()))
-                .as("validated again after the rotation").anyMatch(v -> v.state() == VerdictState.PASS);
+                .as("validated again after the rotation").anyMatch(v -> v.state() == StreamVerdict.PASS);
             assertThat(proxy.acceptedConnections()).as("a new connection after the rotation").isEqualTo(2);
             assertThat(h.events.all(ConnectionChanged.class))
                 .filteredOn(e -> e.event() == ConnectionEvent.CONNECTED).hasSize(2);

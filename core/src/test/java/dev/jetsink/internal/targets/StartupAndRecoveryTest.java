@@ -88,7 +88,7 @@ class StartupAndRecoveryTest {
             assertThat(t.initFailure()).as("an unreachable broker does not fail init").isEmpty();
 
             for (int i = 0; i < 50; i++) {
-                t.send(TargetHarness.event(kind, i)).join();
+                TargetSends.send(t, TargetHarness.event(kind, i)).join();
                 assertThat(t.queueLength()).isEqualTo(i + 1);
             }
             LifecycleEvent.AttemptFailed failed = h.events.await(LifecycleEvent.AttemptFailed.class, e -> true,
@@ -158,7 +158,7 @@ class StartupAndRecoveryTest {
                 assertThat(logs.at(Level.ERROR)).anySatisfy(line -> assertThat(line)
                     .contains("target init failed").contains("target=\"" + sealed.displayId() + "\"")
                     .contains("stream EVENTS is sealed"));
-                assertThatThrownBy(() -> sealed.send(TargetHarness.event(kind, 1)).join())
+                assertThatThrownBy(() -> TargetSends.send(sealed, TargetHarness.event(kind, 1)).join())
                     .isInstanceOf(CompletionException.class)
                     .cause().isInstanceOf(TargetUnavailableException.class)
                     .hasMessage("target unavailable: stream EVENTS is sealed");
@@ -178,7 +178,7 @@ class StartupAndRecoveryTest {
                 sealed.retryInit();
                 assertThat(sealed.initFailure()).isEmpty();
                 assertThat(sealed.health().status()).isEqualTo(TargetHealth.Status.ONLINE);
-                sealed.send(TargetHarness.event(kind, 2)).join();
+                TargetSends.send(sealed, TargetHarness.event(kind, 2)).join();
                 h.awaitDrained(sealed, DRAIN);
                 List<StoredMessage> stored = h.readStream();
                 assertThat(stored).hasSize(1);
@@ -248,7 +248,7 @@ class StartupAndRecoveryTest {
                 retry.start();
                 Awaitility.await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(2))
                     .pollInterval(Duration.ofMillis(20))
-                    .until(() -> t.send(TargetHarness.event(kind, 1)).isCompletedExceptionally());
+                    .until(() -> TargetSends.send(t, TargetHarness.event(kind, 1)).isCompletedExceptionally());
             } finally {
                 h.server.resume();
             }

@@ -91,7 +91,7 @@ class StreamChangeTest {
 
             // A new PASS period: the next capture warns once more.
             moveSubjectToCapturingStream(h);
-            t.send(TargetHarness.event(kind, inFlight + 1)).join();
+            TargetSends.send(t, TargetHarness.event(kind, inFlight + 1)).join();
             Awaitility.await().atMost(TargetHarness.AWAIT)
                 .until(() -> logs.lines(Level.WARN, WARNING).size() == 2);
             assertThat(Streams.readAll(h.admin(), CAPTURING)).isEmpty();
@@ -109,7 +109,7 @@ class StreamChangeTest {
     private static void sendTogether(NatsTarget t, TargetKind kind, int from, int count) {
         List<CompletableFuture<Void>> sends = new ArrayList<>();
         for (int i = from; i < from + count; i++) {
-            sends.add(t.send(TargetHarness.event(kind, i)));
+            sends.add(TargetSends.send(t, TargetHarness.event(kind, i)));
         }
         CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).join();
     }

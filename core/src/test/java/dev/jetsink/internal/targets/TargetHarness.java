@@ -137,7 +137,7 @@ final class TargetHarness implements AutoCloseable {
     /** Sends and waits until every event is durably queued. */
     static void sendAll(NatsTarget t, TargetKind kind, int from, int count) {
         for (int i = from; i < from + count; i++) {
-            t.send(event(kind, i)).join();
+            TargetSends.send(t, event(kind, i)).join();
         }
     }
 

@@ -58,7 +58,7 @@ class TargetsAtRuntimeTest {
             sub.flush(Duration.ofSeconds(5));
             NatsTarget added = targets.add(config(nats, "primary"));
             assertThat(targets.target("primary")).containsSame(added);
-            targets.send(event("{\"n\":1}")).get();
+            TargetSends.sendAll(targets, event("{\"n\":1}")).get();
             Message m = s.nextMessage(Duration.ofSeconds(10));
             assertThat(m).isNotNull();
             assertThat(new String(m.getData(), StandardCharsets.UTF_8)).isEqualTo("{\"n\":1}");
@@ -82,7 +82,7 @@ class TargetsAtRuntimeTest {
                 .target().orElseThrow();
             nats.stop();
             targets.add(jetstream);
-            targets.send(event("{\"n\":2}")).get();
+            TargetSends.sendAll(targets, event("{\"n\":2}")).get();
             targets.remove("primary", Duration.ofMillis(100));
             nats.restart();
             targets.add(jetstream);

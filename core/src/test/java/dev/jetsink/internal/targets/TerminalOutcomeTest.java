@@ -59,7 +59,7 @@ class TerminalOutcomeTest {
             assertThat(t.verdictPass()).as("PASS is cached after the first delivery").isTrue();
 
             Streams.seal(h.admin(), TargetHarness.STREAM);
-            t.send(TargetHarness.event(kind, 1)).join();
+            TargetSends.send(t, TargetHarness.event(kind, 1)).join();
             LifecycleEvent.MovedToFailedStore moved = h.events.await(LifecycleEvent.MovedToFailedStore.class,
                 e -> true, TargetHarness.AWAIT);
             assertThat(moved.outcome().cause()).isEqualTo(Outcome.Cause.STREAM_SEALED);
@@ -111,7 +111,7 @@ class TerminalOutcomeTest {
                 // Queued together, so the dispatcher takes them in large fills, not one by one.
                 List<CompletableFuture<Void>> sends = new ArrayList<>();
                 for (int i = 1; i <= load; i++) {
-                    sends.add(t.send(TargetHarness.event(kind, i)));
+                    sends.add(TargetSends.send(t, TargetHarness.event(kind, i)));
                 }
                 CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).join();
                 // Several publishes out before the server hears any: it cannot answer while frozen.
@@ -147,7 +147,7 @@ class TerminalOutcomeTest {
             NatsTarget t = h.start(config);
             OutboundEvent big = sized(kind, "big-object", 4000);
 
-            t.send(big).join();
+            TargetSends.send(t, big).join();
             LifecycleEvent.MovedToFailedStore moved = h.events.await(LifecycleEvent.MovedToFailedStore.class,
                 e -> true, TargetHarness.AWAIT);
             TargetHarness.sendAll(t, kind, 0, 3);
@@ -209,7 +209,7 @@ class TerminalOutcomeTest {
             h.createDefaultStream();
             NatsTarget t = h.start(TargetHarness.config(h.jetStreamEnv(kind)));
 
-            t.send(sized(kind, "too-big", 4096)).join();
+            TargetSends.send(t, sized(kind, "too-big", 4096)).join();
             TargetHarness.sendAll(t, kind, 0, 3);
             LifecycleEvent.MovedToFailedStore moved = h.events.await(LifecycleEvent.MovedToFailedStore.class,
                 e -> true, TargetHarness.AWAIT);
@@ -239,7 +239,7 @@ class TerminalOutcomeTest {
             h.admin().flush(Duration.ofSeconds(5));
             NatsTarget t = h.start(config);
 
-            t.send(sized(kind, "too-big", 4096)).join();
+            TargetSends.send(t, sized(kind, "too-big", 4096)).join();
             TargetHarness.sendAll(t, kind, 0, 3);
             h.awaitResolved(3);
             List<String> received = new ArrayList<>();

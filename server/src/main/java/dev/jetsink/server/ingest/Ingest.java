@@ -8,19 +8,18 @@ import dev.jetsink.event.MalformedEventException;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventParser;
 import dev.jetsink.internal.event.OutboundEvent;
+import dev.jetsink.internal.lang.Failures;
 import dev.jetsink.internal.targets.Intake;
 import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.internal.targets.Targets;
 import dev.jetsink.internal.time.LogThrottle;
 import dev.jetsink.server.http.HttpJson;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpFields;
@@ -43,7 +42,6 @@ public final class Ingest {
     static final Duration RETRY_INIT = Duration.ofSeconds(60);
     /** Upper bound on waiting for fsync; a disk that hangs longer is answered 503. */
     private static final Duration DURABLE_BOUND = Duration.ofSeconds(30);
-    private static final int MAX_METADATA_BYTES = 0xFFFF;
 
     private final Map<TargetKind, Targets> targets;
     /** A full disk fails every request: one error line per 10 s says how many. */
@@ -161,7 +159,7 @@ public final class Ingest {
             if (failure == null) {
                 return new IngestResult.Accepted(events.size());
             }
-            Throwable cause = unwrap(failure);
+            Throwable cause = Failures.unwrap(failure);
             if (cause instanceof TimeoutException) {
                 log.error("ingest timed out waiting for the queue to be durable after {} s", DURABLE_BOUND.toSeconds());
                 return IngestResult.Rejected.retryLater("queue write timed out", RETRY_SOON);
@@ -176,26 +174,14 @@ public final class Ingest {
         });
     }
 
-    // The queue stores bucket, object, event name and content type with 16-bit lengths; refuse
-    // such an event up front instead of failing half way through the appends.
+    // Refused up front (the queue's own rule) instead of failing half way through the appends.
     private static void checkMetadata(List<OutboundEvent> events) throws MalformedEventException {
         for (int i = 0; i < events.size(); i++) {
-            var m = events.get(i).metadata();
-            for (String s : new String[] {m.bucket(), m.object(), m.eventName(), m.contentType()}) {
-                if (s.getBytes(StandardCharsets.UTF_8).length > MAX_METADATA_BYTES) {
-                    throw new MalformedEventException("event " + (i + 1) + ": bucket, object, event name or "
-                        + "content type longer than " + MAX_METADATA_BYTES + " bytes");
-                }
+            try {
+                Intake.checkStorable(events.get(i).metadata());
+            } catch (IllegalArgumentException e) {
+                throw new MalformedEventException("event " + (i + 1) + ": " + e.getMessage());
             }
         }
-    }
-
-    private static Throwable unwrap(Throwable t) {
-        Throwable c = t;
-        while ((c instanceof java.util.concurrent.CompletionException || c instanceof ExecutionException)
-                && c.getCause() != null) {
-            c = c.getCause();
-        }
-        return c;
     }
 }
