@@ -15,11 +15,15 @@ public final class QueueLockedException extends QueueStoreException {
      * An exception naming the lock file and, when known, its holder.
      *
      * @param lockFile the lock file another holder keeps locked
-     * @param holder   who holds it (e.g. a process id), or empty when unknown
+     * @param holder   who holds it ({@code pid <n>}, as the lock file says), or empty when unknown; this
+     *                 process's own pid makes the message say so
      */
     public QueueLockedException(Path lockFile, String holder) {
-        super("queue is in use by another process: " + lockFile + " is locked" + (holder.isEmpty() ? "" : " by " + holder)
-            + " (stop the other jetsink first)");
+        super(holder.equals("pid " + ProcessHandle.current().pid())
+            ? "queue is in use in this process: " + lockFile + " is held by another open sink or target"
+                + " (close it first, or give each sink its own queue directory)"
+            : "queue is in use by another process: " + lockFile + " is locked" + (holder.isEmpty() ? "" : " by " + holder)
+                + " (stop the other jetsink first)");
         this.lockFile = lockFile;
     }
 

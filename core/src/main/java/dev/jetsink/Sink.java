@@ -180,9 +180,11 @@ public final class Sink<E> implements AutoCloseable {
      *
      * @param timeout how long to wait for a connection at most
      * @throws SinkNotReadyException at once when the stream fails validation (the message gives
-     *     the requirement and the numbers, e.g. a duplicate window too short) or the target is
-     *     unavailable; after {@code timeout} when no connection was made (the message names the
-     *     servers and the last cause)
+     *     the requirement and the numbers, e.g. a duplicate window too short), the target is
+     *     unavailable, or the connection failed in a way waiting will not mend (refused: nothing
+     *     listens at the address; an unknown host; credentials or TLS refused); after
+     *     {@code timeout} when no connection was made for another reason, such as a timeout (the
+     *     message names the servers once, and the last cause)
      * @throws IllegalStateException when the sink is closed
      * @throws InterruptedException when the waiting thread is interrupted
      */
@@ -203,6 +205,12 @@ public final class Sink<E> implements AutoCloseable {
                 default:
                     break;
             }
+            if (target.connectFailureNeedsAFix()) {
+                Optional<String> why = target.connectFailure();
+                if (why.isPresent()) {
+                    throw new SinkNotReadyException(target.displayId() + " cannot connect: " + why.get(), false);
+                }
+            }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 String why = target.connectFailure().orElse(h.reason());
@@ -217,10 +225,12 @@ public final class Sink<E> implements AutoCloseable {
     /**
      * Health, state, queue length, verdict and last error of the target.
      *
-     * @return a snapshot; the health check may run a live stream validation
+     * @return a snapshot of what the sink knows; it asks the server nothing and logs nothing (a
+     *     stream not validated since connecting shows as offline until a publish or
+     *     {@link #awaitReady} validates it)
      */
     public SinkStatus status() {
-        TargetHealth h = target.health();
+        TargetHealth h = target.healthAsKnown();
         SinkStatus.Health health = switch (h.status()) {
             case ONLINE -> SinkStatus.Health.ONLINE;
             case OFFLINE -> SinkStatus.Health.OFFLINE;

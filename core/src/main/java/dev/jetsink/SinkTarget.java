@@ -7,6 +7,8 @@ import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.config.TargetSettings;
+import dev.jetsink.internal.queue.DeferredQueue;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,8 +57,18 @@ final class SinkTarget {
                     "a sink keeps every event durable before it is sent: set a queue directory (queueDir)"));
             }
         }
+        Optional<IOException> unusable = Optional.empty();
+        if (problems.isEmpty()) {
+            TargetSettings target = read.get(0);
+            unusable = config.targets(kind).get(0).queuePath().flatMap(DeferredQueue::unusable);
+            unusable.ifPresent(e -> problems.add(ConfigProblem.value(target.displayId(),
+                target.origin(ConfigKey.QUEUE_DIR).variable(), "queue directory cannot be used: "
+                    + e.getClass().getSimpleName() + ": " + e.getMessage())));
+        }
         if (!problems.isEmpty()) {
-            throw new InvalidConfigException(problems);
+            InvalidConfigException invalid = new InvalidConfigException(problems);
+            unusable.ifPresent(invalid::initCause);
+            throw invalid;
         }
         return config.targets(kind).get(0);
     }

@@ -20,6 +20,7 @@ public final class TargetUnavailableException extends RuntimeException {
         CLOSED
     }
 
+    /** Why; never null. */
     private final Reason reason;
 
     /**

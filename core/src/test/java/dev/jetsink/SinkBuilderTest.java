@@ -75,6 +75,30 @@ class SinkBuilderTest {
     }
 
     @Test
+    void aQueueDirThatCanNeverBeADirectoryFailsBuildKeepingTheCause() throws Exception {
+        Path file = java.nio.file.Files.writeString(queue.resolve("a-file"), "not a directory");
+        InvalidConfigException e = catchThrowableOfType(
+            Jetsink.notifySink().servers("nats://127.0.0.1:4222").subject("app.events").queueDir(file.resolve("q"))::build,
+            InvalidConfigException.class);
+        assertThat(e).as("build() refuses").isNotNull();
+        assertThat(e.problems()).singleElement().satisfies(p -> {
+            assertThat(p.variable()).isEqualTo("queueDir(...)");
+            assertThat(p.message()).startsWith("queue directory cannot be used: FileSystemException: ")
+                .contains(file.toString()).contains("Not a directory");
+        });
+        assertThat(e.getCause()).isInstanceOf(java.nio.file.FileSystemException.class);
+    }
+
+    @Test
+    void aSecondSinkOnTheSameQueueDirInThisProcessIsToldSo() throws Exception {
+        try (Sink<?> first = valid().build()) {
+            assertThatThrownBy(() -> valid().build()).isInstanceOf(QueueLockedException.class)
+                .hasMessageContaining("in use in this process").hasMessageContaining("another open sink")
+                .hasMessageNotContaining("another process");
+        }
+    }
+
+    @Test
     void emptyPathsForTlsAndCredentialsAreRefusedLikeTheQueueDir() {
         assertThat(problems(valid().credentialsFile(Path.of("")).tlsCa(Path.of(""))))
             .containsExactlyInAnyOrder(

@@ -58,15 +58,54 @@ class SinkReadinessTest extends ServerTestBase {
     }
 
     @Test
-    void awaitReadyNamesTheServerAndTheCauseWhenNothingListens() throws Exception {
+    void statusAsksTheServerNothingWhileTheStreamFailsValidation() throws Exception {
+        Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(120)).build());
+        try (Sink<S3EventRecord> sink = sink().build()) {
+            assertThat(catchThrowableOfType(() -> sink.awaitReady(AWAIT), SinkNotReadyException.class)).isNotNull();
+            io.nats.client.Subscription requests = admin.subscribe("$JS.API.STREAM.INFO.>");
+            admin.flush(Duration.ofSeconds(5));
+            for (int i = 0; i < 20; i++) {
+                SinkStatus status = sink.status();
+                assertThat(status.health()).isEqualTo(SinkStatus.Health.ERROR);
+                assertThat(status.healthReason()).contains("duplicate window 120s");
+            }
+            admin.flush(Duration.ofSeconds(5));
+            // a live validation per call would be 20 requests; the target's own init retry may ask once
+            assertThat(requests.getPendingMessageCount()).as("stream info requests during 20 status calls")
+                .isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void awaitReadyFailsAtOnceNamingTheServerOnceWhenNothingListens() throws Exception {
         String nowhere = "nats://127.0.0.1:" + freePort();
+        Duration timeout = Duration.ofSeconds(60);
         try (Sink<S3EventRecord> sink = Jetsink.notifySink().servers(nowhere).subject(SUBJECT).jetStream(STREAM)
                 .queueDir(queue).build()) {
-            SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(Duration.ofSeconds(5)),
-                SinkNotReadyException.class);
+            long began = System.nanoTime();
+            SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(timeout), SinkNotReadyException.class);
+            Duration waited = Duration.ofNanos(System.nanoTime() - began);
             assertThat(e).as("awaitReady must fail").isNotNull();
-            assertThat(e.timedOut()).isTrue();
-            assertThat(e.getMessage()).contains("cannot connect to " + nowhere).containsIgnoringCase("refused");
+            assertThat(e.timedOut()).as("a refused connection is an answer, not a timeout").isFalse();
+            assertThat(waited).as("not waiting out the timeout").isLessThan(timeout.dividedBy(2));
+            assertThat(e.getMessage()).contains("cannot connect to NATS [" + nowhere + "]").containsIgnoringCase("refused");
+            assertThat(e.getMessage().split(java.util.regex.Pattern.quote(nowhere.substring("nats://".length())), -1))
+                .as("the address named once").hasSize(2);
+        }
+    }
+
+    @Test
+    void awaitReadyWaitsOutItsTimeoutWhenTheServerDoesNotAnswer() throws Exception {
+        // a listening socket that never speaks NATS: each attempt times out, which waiting may mend
+        try (ServerSocket silent = new ServerSocket(0)) {
+            String address = "nats://127.0.0.1:" + silent.getLocalPort();
+            try (Sink<S3EventRecord> sink = Jetsink.notifySink().servers(address).subject(SUBJECT).jetStream(STREAM)
+                    .queueDir(queue).build()) {
+                SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(Duration.ofSeconds(3)),
+                    SinkNotReadyException.class);
+                assertThat(e).as("awaitReady must fail").isNotNull();
+                assertThat(e.timedOut()).isTrue();
+            }
         }
     }
 

@@ -51,10 +51,12 @@ class SinkTest extends ServerTestBase {
         createStream(StreamSpec.of(STREAM, SUBJECT));
         try (Sink<S3EventRecord> sink = sink().build()) {
             List<Receipt> receipts = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
+            S3EventRecord first = event(0);
+            receipts.add(sink.send(first).get(30, TimeUnit.SECONDS));
+            for (int i = 1; i < 20; i++) {
                 receipts.add(sink.send(event(i)).get(30, TimeUnit.SECONDS));
             }
-            Receipt again = sink.send(event(0)).get(30, TimeUnit.SECONDS);
+            Receipt again = sink.send(first).get(30, TimeUnit.SECONDS);
             List<Delivery> deliveries = new ArrayList<>();
             for (Receipt r : receipts) {
                 deliveries.add(r.delivered().get(30, TimeUnit.SECONDS));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.event.Fields;
 import dev.jetsink.internal.event.JsonBody;
 import dev.jetsink.internal.event.Redaction;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -259,14 +260,19 @@ public final class AuditEntry {
         }
 
         /**
-         * The entry, redacted like one a store sent.
+         * The entry, redacted like one a store sent, with a {@code time} of now when none was set
+         * (so two entries built alike have distinct content msg ids).
          *
          * @return the entry
          * @throws IllegalArgumentException when a field set through {@link #field} has the wrong type
          */
         public AuditEntry build() {
+            ObjectNode entry = tree.deepCopy();
+            if (!entry.has("time")) {
+                entry.put("time", Instant.now().toString());
+            }
             try {
-                return new AuditEntry(tree.deepCopy());
+                return new AuditEntry(entry);
             } catch (MalformedEventException e) {
                 throw new IllegalArgumentException(e.getMessage());
             }

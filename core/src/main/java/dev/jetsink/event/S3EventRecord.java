@@ -11,9 +11,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One S3 event record, as found in the {@code Records} array of a store's webhook body.
@@ -69,6 +72,13 @@ public final class S3EventRecord {
 
     /**
      * Starts a record for an embedding store that has no JSON at hand.
+     *
+     * <p>A record built without {@link Builder#eventTime} or {@link Builder#sequencer} gets both
+     * at {@link Builder#build()}: the current time, and a sequencer that increases with every
+     * record built in this JVM (hexadecimal, from the clock's nanoseconds, as stores write it).
+     * The default msg ids are derived from a record's content, so without them two real writes
+     * of the same key and size within the duplicate window would be stored as one message.
+     * Sending the same built record twice still sends the same content: the stream keeps it once.
      *
      * @param eventName e.g. {@code s3:ObjectCreated:Put}
      * @param bucket    bucket name
@@ -158,11 +168,13 @@ public final class S3EventRecord {
 
     /**
      * Builds a record in the layout RustFS sends (eventVersion 2.1, s3SchemaVersion 1.0).
-     * Only fields that were set appear, so a delete carries no size or eTag. The key is written
+     * Only fields that were set appear (an event time and a sequencer always do), so a delete
+     * carries no size or eTag. The key is written
      * the way a record of the chosen {@code eventSource} carries it (form-encoded unless
      * {@code ceph:s3}), so the built record reads back with the key it was given.
      */
     public static final class Builder {
+        private static final AtomicLong LAST_SEQUENCER = new AtomicLong();
         private final String eventName;
         private final String bucket;
         private final String objectKey;
@@ -207,7 +219,7 @@ public final class S3EventRecord {
         }
 
         /**
-         * Written as RFC 3339 UTC with milliseconds, as stores do.
+         * Written as RFC 3339 UTC with milliseconds, as stores do; the time of {@link #build()} when not set.
          *
          * @param value when the event happened
          * @return this builder
@@ -273,7 +285,7 @@ public final class S3EventRecord {
         }
 
         /**
-         * {@code s3.object.sequencer}.
+         * {@code s3.object.sequencer}; an increasing one is made at {@link #build()} when not set.
          *
          * @param value the sequencer
          * @return this builder
@@ -319,9 +331,7 @@ public final class S3EventRecord {
             r.put("eventVersion", "2.1");
             putIfSet(r, "eventSource", eventSource);
             putIfSet(r, "awsRegion", awsRegion);
-            if (eventTime != null) {
-                r.put("eventTime", EVENT_TIME.format(eventTime));
-            }
+            r.put("eventTime", EVENT_TIME.format(eventTime != null ? eventTime : Instant.now()));
             r.put("eventName", eventName);
             if (!principalId.isEmpty()) {
                 r.putObject("userIdentity").put("principalId", principalId);
@@ -343,13 +353,19 @@ public final class S3EventRecord {
                 userMetadata.forEach(meta::put);
             }
             putIfSet(o, "versionId", versionId);
-            putIfSet(o, "sequencer", sequencer);
+            o.put("sequencer", sequencer.isEmpty() ? nextSequencer() : sequencer);
             extra.forEach(r::set);
             try {
                 return new S3EventRecord(r);
             } catch (MalformedEventException e) {
                 throw new IllegalArgumentException(e.getMessage());
             }
+        }
+
+        /** Increasing within this JVM and, being clock-based, across restarts of it. */
+        private static String nextSequencer() {
+            long now = TimeUnit.MILLISECONDS.toNanos(System.currentTimeMillis());
+            return String.format(Locale.ROOT, "%016X", LAST_SEQUENCER.updateAndGet(last -> Math.max(last + 1, now)));
         }
 
         private static void putIfSet(ObjectNode node, String name, String value) {

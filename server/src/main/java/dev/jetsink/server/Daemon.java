@@ -170,7 +170,7 @@ public final class Daemon implements AutoCloseable {
                 log.warn("status sampling failed error=\"{}\"", e.toString());
             }
         }, 1, 1, TimeUnit.SECONDS);
-        Ingest ingest = new Ingest(targets);
+        Ingest ingest = new Ingest(targets, runtime.clock());
         var token = config.daemon().ingestToken().map(BearerToken::new);
         Map<String, Handler> routes = new LinkedHashMap<>();
         BodyBudget bodies = BodyBudget.forHeap(Runtime.getRuntime().maxMemory(), EventParser.MAX_EVENT_BODY_BYTES);

@@ -44,4 +44,17 @@ public final class ConnectFailedException extends IOException {
     public Reason reason() {
         return reason;
     }
+
+    /**
+     * Whether waiting would not change the answer: the servers refused the connection (nothing
+     * listens there) or do not resolve, refused the credentials or the TLS handshake, or a
+     * configured file is unusable. A timeout or an unclassified failure may pass; these need a fix.
+     */
+    public boolean needsAFix() {
+        return switch (reason) {
+            case AUTHENTICATION, TLS, TLS_MATERIAL, CREDENTIALS_FILE -> true;
+            case UNREACHABLE -> getMessage().contains("Connection refused") || getMessage().contains("UnknownHostException");
+            default -> false;
+        };
+    }
 }

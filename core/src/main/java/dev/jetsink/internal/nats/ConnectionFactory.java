@@ -237,7 +237,11 @@ public final class ConnectionFactory {
     }
 
     private static String describe(Throwable t) {
-        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+        String message = t.getMessage();
+        if (message != null && message.startsWith(UNABLE)) {
+            message = UNABLE; // jnats lists the servers again; the headline names them once
+        }
+        return t.getClass().getSimpleName() + (message == null ? "" : ": " + message);
     }
 
     private static Reason reasonOf(Throwable t) {

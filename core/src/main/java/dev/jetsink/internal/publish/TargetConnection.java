@@ -36,7 +36,7 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
     private TlsMaterialStamp stamp;
     private boolean closed;
     /** Why the last attempt to connect failed; cleared by the next success. */
-    private volatile String lastConnectFailure;
+    private volatile ConnectFailedException lastConnectFailure;
     /** The server version last logged, so a reconnect to the same version says nothing. */
     private volatile String loggedVersion = "";
 
@@ -66,8 +66,7 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
             try {
                 made = factory.connect(deadline.remaining());
             } catch (ConnectFailedException e) {
-                lastConnectFailure = "cannot connect to " + String.join(",", factory.settings().displayServers())
-                    + ": " + e.getMessage();
+                lastConnectFailure = e; // its message names the servers, once
                 throw e;
             }
             lastConnectFailure = null;
@@ -99,7 +98,13 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
 
     /** Why the last attempt to connect failed, naming the servers; empty once one succeeded. */
     public Optional<String> lastConnectFailure() {
-        return Optional.ofNullable(lastConnectFailure);
+        return Optional.ofNullable(lastConnectFailure).map(ConnectFailedException::getMessage);
+    }
+
+    /** Whether the last attempt failed in a way waiting will not mend ({@link ConnectFailedException#needsAFix()}). */
+    public boolean lastConnectFailureNeedsAFix() {
+        ConnectFailedException last = lastConnectFailure;
+        return last != null && last.needsAFix();
     }
 
     private void dropIfTlsRotated() {

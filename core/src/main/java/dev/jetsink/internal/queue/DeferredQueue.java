@@ -4,10 +4,13 @@ import dev.jetsink.QueueLockedException;
 import dev.jetsink.QueueStoreException;
 import dev.jetsink.internal.event.EventMetadata;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -61,6 +64,27 @@ public final class DeferredQueue implements QueueStore {
         }
         return false;
     }
+
+    /**
+     * What makes {@code dir} unusable as a queue directory whatever the disk does later: it cannot
+     * be created (a path under {@code /proc}, a file where a directory should be, no permission)
+     * or is not a directory. Empty when it can be used, and also when only the disk refuses it now
+     * (full, over quota, read-only, failing): that may heal, and the queue is then deferred.
+     */
+    public static Optional<IOException> unusable(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            return Optional.empty();
+        } catch (FileSystemException e) {
+            return DISK_REFUSALS.contains(String.valueOf(e.getReason())) ? Optional.empty() : Optional.of(e);
+        } catch (IOException e) {
+            return Optional.of(e);
+        }
+    }
+
+    /** How the OS words the disk states that may heal by themselves or by an operator. */
+    private static final Set<String> DISK_REFUSALS = Set.of("No space left on device", "Disk quota exceeded",
+        "Read-only file system", "Input/output error");
 
     /** Whether {@code queue} is a deferred queue that is not open yet. */
     public static Optional<String> unavailable(QueueStore queue) {

@@ -50,7 +50,9 @@ final class QueueLock {
             return new QueueLock(ch, l);
         } catch (IOException e) {
             SegmentFiles.closeQuietly(ch);
-            throw new QueueStoreException("cannot lock queue " + file + ": " + e.getMessage(), e);
+            // the exception's class says what went wrong: a NoSuchFileException's message is only the path
+            throw new QueueStoreException("cannot lock queue " + file + ": " + e.getClass().getSimpleName() + ": "
+                + e.getMessage(), e);
         }
     }
 

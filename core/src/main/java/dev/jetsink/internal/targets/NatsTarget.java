@@ -111,10 +111,19 @@ public final class NatsTarget implements AutoCloseable {
         return queue.flatMap(DeferredQueue::unavailable);
     }
 
-    /** Health from the connection and the last verdict (DESIGN.md "Status"); see {@link TargetHealth#of}. */
+    /**
+     * Health from the connection and the last verdict (DESIGN.md "Status"), validating the stream
+     * live while the verdict is UNSET; see {@link TargetHealth#of}.
+     */
     public TargetHealth health() {
         return TargetHealth.of(config, intake.unavailable(), parts.link().current(), parts.link().lastConnectFailure(),
-            parts.check(), parts.verdict());
+            parts.check(), parts.verdict(), true);
+    }
+
+    /** {@link #health()} from what is known already: no request to the server, nothing logged. */
+    public TargetHealth healthAsKnown() {
+        return TargetHealth.of(config, intake.unavailable(), parts.link().current(), parts.link().lastConnectFailure(),
+            parts.check(), parts.verdict(), false);
     }
 
     public TargetConfig config() {
@@ -214,6 +223,11 @@ public final class NatsTarget implements AutoCloseable {
     /** Why the last attempt to connect failed, naming the servers and the cause; empty once connected. */
     public Optional<String> connectFailure() {
         return parts.link().lastConnectFailure();
+    }
+
+    /** Whether the last connect attempt failed in a way only a fix mends: refused, bad credentials, TLS. */
+    public boolean connectFailureNeedsAFix() {
+        return parts.link().lastConnectFailureNeedsAFix();
     }
 
     /** The server this target is connected to, if any. */

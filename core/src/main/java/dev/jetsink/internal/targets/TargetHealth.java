@@ -28,11 +28,13 @@ public record TargetHealth(String target, Status status, String reason) {
     /**
      * The health of a target: an error while it takes no events ({@code unavailable}), offline
      * without a connection (the reason is why the last attempt failed, e.g. refused credentials),
-     * else online on the Core path or with a PASS verdict; while the verdict
-     * is UNSET this runs one live validation bounded by the ack timeout.
+     * else online on the Core path or with a PASS verdict. While the verdict is UNSET, with
+     * {@code validate} this runs one live validation bounded by the ack timeout; without it, it
+     * reports the last validation's failure, or offline until a validation passes.
      */
     static TargetHealth of(TargetConfig config, Optional<String> unavailable, Optional<Connection> connection,
-                           Optional<String> connectFailure, Optional<StreamCheck> check, Verdict verdict) {
+                           Optional<String> connectFailure, Optional<StreamCheck> check, Verdict verdict,
+                           boolean validate) {
         String id = config.displayId();
         if (unavailable.isPresent()) {
             return new TargetHealth(id, Status.ERROR, unavailable.get());
@@ -42,6 +44,11 @@ public record TargetHealth(String target, Status status, String reason) {
         }
         if (check.isEmpty() || verdict.isPass()) {
             return new TargetHealth(id, Status.ONLINE, "");
+        }
+        if (!validate) {
+            return check.get().failure().map(f -> new TargetHealth(id, Status.ERROR, "stream validation failed: " + f))
+                .orElseGet(() -> new TargetHealth(id, Status.OFFLINE,
+                    "connected; stream " + check.get().stream() + " not validated since (the next publish validates it)"));
         }
         ValidationResult r = check.get().validateNow(connection.get(), Deadline.after(config.ackTimeout()));
         if (r instanceof ValidationResult.Failed f) {

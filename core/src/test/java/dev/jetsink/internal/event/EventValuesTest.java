@@ -3,6 +3,7 @@ package dev.jetsink.internal.event;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.jetsink.MsgIdMode;
 import dev.jetsink.event.AuditEntry;
 import dev.jetsink.event.MalformedEventException;
 import dev.jetsink.event.S3EventRecord;
@@ -56,6 +57,7 @@ class EventValuesTest {
                 .size(482113)
                 .eTag("9b2c")
                 .contentType("image/jpeg")
+                .sequencer("0055AED6DCD90281E5")
                 .build();
 
         assertThat(record.objectKey()).isEqualTo("summer%2Fmy+photo.jpg");
@@ -66,7 +68,28 @@ class EventValuesTest {
                 + "\"data\":{\"eventVersion\":\"2.1\",\"eventSource\":\"rustfs:s3\",\"awsRegion\":\"us-east-1\","
                 + "\"eventTime\":\"2026-11-30T08:15:02.481Z\",\"eventName\":\"s3:ObjectCreated:Put\",\"s3\":{"
                 + "\"s3SchemaVersion\":\"1.0\",\"bucket\":{\"name\":\"photos\",\"arn\":\"arn:aws:s3:::photos\"},"
-                + "\"object\":{\"key\":\"summer%2Fmy+photo.jpg\",\"size\":482113,\"eTag\":\"9b2c\",\"contentType\":\"image/jpeg\"}}}}]}");
+                + "\"object\":{\"key\":\"summer%2Fmy+photo.jpg\",\"size\":482113,\"eTag\":\"9b2c\",\"contentType\":\"image/jpeg\","
+                + "\"sequencer\":\"0055AED6DCD90281E5\"}}}}]}");
+    }
+
+    @Test
+    void recordsBuiltAlikeGetATimeAndAnIncreasingSequencerSoTheirContentMsgIdsDiffer() {
+        S3EventRecord first = S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "cat.jpg").size(10).build();
+        S3EventRecord second = S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "cat.jpg").size(10).build();
+
+        assertThat(first.json().path("eventTime").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+        String a = first.json().path("s3").path("object").path("sequencer").asText();
+        String b = second.json().path("s3").path("object").path("sequencer").asText();
+        assertThat(a).matches("[0-9A-F]{16}");
+        assertThat(Long.parseUnsignedLong(b, 16)).as("increasing").isGreaterThan(Long.parseUnsignedLong(a, 16));
+        assertThat(msgId(first)).isNotEqualTo(msgId(second));
+        assertThat(msgId(first)).as("the same built record, the same content").isEqualTo(msgId(first));
+    }
+
+    @Test
+    void anAuditEntryBuiltWithoutATimeGetsOne() {
+        AuditEntry entry = AuditEntry.builder("PutObject").bucket("photos").object("a.jpg").build();
+        assertThat(entry.json().path("time").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
     }
 
     @Test
@@ -110,6 +133,7 @@ class EventValuesTest {
                 .requestHeader("X-AMZ-SECURITY-TOKEN", "tok")
                 .requestHeader("Content-Type", "image/jpeg")
                 .responseHeader("Set-Cookie", "s=1")
+                .field("time", "2026-11-30T08:15:02.481Z")
                 .build();
 
         assertThat(entry.requestHeader()).containsEntry("authorization", "***")
@@ -121,7 +145,7 @@ class EventValuesTest {
                 + "\"bucket_name\":\"photos\",\"event_name\":\"s3:PutObject\",\"data\":{\"version\":\"1\",\"api\":{"
                 + "\"name\":\"PutObject\",\"bucket\":\"photos\",\"object\":\"a.jpg\",\"status\":\"OK\",\"statusCode\":200},"
                 + "\"event\":\"s3:PutObject\",\"requestHeader\":{\"authorization\":\"***\",\"X-AMZ-SECURITY-TOKEN\":\"***\","
-                + "\"Content-Type\":\"image/jpeg\"},\"responseHeader\":{\"Set-Cookie\":\"***\"}}}]}");
+                + "\"Content-Type\":\"image/jpeg\"},\"responseHeader\":{\"Set-Cookie\":\"***\"},\"time\":\"2026-11-30T08:15:02.481Z\"}}]}");
     }
 
     @Test
@@ -165,5 +189,9 @@ class EventValuesTest {
     void parserForEachKindReportsItsKind() {
         assertThat(EventParser.forKind(TargetKind.NOTIFY).kind()).isEqualTo(TargetKind.NOTIFY);
         assertThat(EventParser.forKind(TargetKind.AUDIT).kind()).isEqualTo(TargetKind.AUDIT);
+    }
+
+    private static String msgId(S3EventRecord record) {
+        return MsgIds.forEvent(Envelopes.notify(record), MsgIdMode.CONTENT, TargetKind.NOTIFY, "_").orElseThrow();
     }
 }

@@ -98,7 +98,7 @@ public final class RequestDeadlines extends AbstractLifeCycle implements Connect
     private void tick() {
         try {
             long now = System.nanoTime();
-            open.forEach((c, t) -> t.check(c, now).ifPresent(expired -> expire(c, expired)));
+            open.forEach((c, t) -> t.check(c, now).ifPresent(expiry -> expire(c, expiry.handlerAnswer())));
         } finally {
             schedule();
         }
@@ -111,6 +111,10 @@ public final class RequestDeadlines extends AbstractLifeCycle implements Connect
         }
         EndPoint endPoint = c.getEndPoint();
         endPoint.write(Callback.from(endPoint::close, x -> endPoint.close()), ByteBuffer.wrap(TIMEOUT_408));
+    }
+
+    /** A request clock ran out: the handler's answer to send, or empty for a raw 408. */
+    private record Expiry(Optional<Runnable> handlerAnswer) {
     }
 
     /** One connection's request clock. */
@@ -131,8 +135,8 @@ public final class RequestDeadlines extends AbstractLifeCycle implements Connect
             onExpiry = answer;
         }
 
-        /** Empty while in time; else the expiry: the handler's answer, or empty for a raw 408. */
-        synchronized Optional<Optional<Runnable>> check(Connection c, long now) {
+        /** Empty while in time; else the expiry. */
+        synchronized Optional<Expiry> check(Connection c, long now) {
             long in = c.getBytesIn();
             long out = c.getMessagesOut();
             if (out != answered) {
@@ -157,7 +161,7 @@ public final class RequestDeadlines extends AbstractLifeCycle implements Connect
                 return Optional.empty();
             }
             expired = true;
-            return Optional.of(Optional.ofNullable(onExpiry));
+            return Optional.of(new Expiry(Optional.ofNullable(onExpiry)));
         }
     }
 }

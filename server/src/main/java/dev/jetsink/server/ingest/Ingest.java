@@ -14,6 +14,7 @@ import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.internal.targets.Targets;
 import dev.jetsink.internal.time.LogThrottle;
 import dev.jetsink.server.http.HttpJson;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +46,11 @@ public final class Ingest {
 
     private final Map<TargetKind, Targets> targets;
     /** A full disk fails every request: one error line per 10 s says how many. */
-    private final LogThrottle writeFailures = new LogThrottle(java.time.Clock.systemUTC(), LogThrottle.TEN_SECONDS);
+    private final LogThrottle writeFailures;
 
-    public Ingest(Map<TargetKind, Targets> targets) {
+    public Ingest(Map<TargetKind, Targets> targets, Clock clock) {
         this.targets = Map.copyOf(targets);
+        this.writeFailures = new LogThrottle(clock, LogThrottle.TEN_SECONDS);
     }
 
     /**

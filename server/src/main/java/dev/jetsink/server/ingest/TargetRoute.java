@@ -33,20 +33,25 @@ final class TargetRoute extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        Optional<Optional<String>> target = targetOf(Request.getPathInContext(request));
-        if (target.isEmpty()) {
+        Optional<Addressed> addressed = addressedBy(Request.getPathInContext(request));
+        if (addressed.isEmpty()) {
             HttpJson.error(response, callback, 404, "not found");
             return true;
         }
-        request.setAttribute(TARGET, target.get());
+        request.setAttribute(TARGET, addressed.get().id());
         return super.handle(request, response, callback);
     }
 
-    /** Empty for a path this route does not serve; else the addressed target id, if any. */
-    private Optional<Optional<String>> targetOf(String path) {
+    /** What a path this route serves addresses: one target by id, or (no id) all of the kind. */
+    private record Addressed(Optional<String> id) {
+        static final Addressed ALL = new Addressed(Optional.empty());
+    }
+
+    /** Empty for a path this route does not serve. */
+    private Optional<Addressed> addressedBy(String path) {
         String base = "/" + kind.label();
         if (path.equals(base) || path.equals(base + "/")) {
-            return Optional.of(Optional.empty());
+            return Optional.of(Addressed.ALL);
         }
         if (path.startsWith(base + "/")) {
             String id = path.substring(base.length() + 1);
@@ -54,7 +59,7 @@ final class TargetRoute extends Handler.Wrapper {
                 id = id.substring(0, id.length() - 1);
             }
             if (!id.isEmpty() && !id.contains("/")) {
-                return Optional.of(Optional.of(id.toLowerCase(Locale.ROOT)));
+                return Optional.of(new Addressed(Optional.of(id.toLowerCase(Locale.ROOT))));
             }
         }
         return Optional.empty();
