@@ -6,11 +6,11 @@ import java.util.Objects;
  * One thing wrong (or worth a warning) in the configuration.
  *
  * @param target   who it concerns: a target's display id ({@code notify primary:nats}), a kind
- *                 ({@code notify}), {@code global}, {@code daemon} or {@code config file}
+ *                 ({@code notify}), {@code global} or {@code config file}
  * @param variable the variable (or admin key name, or {@code file:line}) that carries the problem
  * @param message  what is wrong; never contains a secret value
- * @param category what sort of problem it is; {@code serve --allow-unknown-keys} tolerates
- *                 {@link Category#UNKNOWN_KEY} and {@link Category#UNUSED_KEY} only
+ * @param category what sort of problem it is, so a caller may tolerate mistyped or unused keys
+ *                 ({@link Category#UNKNOWN_KEY}, {@link Category#UNUSED_KEY}) and still refuse bad values
  */
 public record ConfigProblem(String target, String variable, String message, Category category) {
 
@@ -27,10 +27,10 @@ public record ConfigProblem(String target, String variable, String message, Cate
         /** A warning: the configuration runs, but something deserves a look. */
         WARNING,
         /**
-         * A TLS, CA or {@code .creds} file a target names is missing or unreadable. The daemon
-         * starts the target and retries its connection, since the file may still appear (a secret
-         * mounted or a certificate issued after start), so it is filed with the warnings; the
-         * target delivers nothing until it does, and {@code check-config} reports it as an error.
+         * A TLS, CA or {@code .creds} file a target names is missing or unreadable. The target
+         * starts and retries its connection, since the file may still appear (a secret mounted or
+         * a certificate issued after start), so it is filed with the warnings; the target
+         * delivers nothing until it does.
          */
         MISSING_FILE
     }

@@ -46,8 +46,9 @@ public final class Jetsink {
     }
 
     /**
-     * A notify sink configured from the daemon's key table ({@code RUSTFS_NOTIFY_NATS_*}), e.g.
-     * {@code System.getenv()}; the builder's setters may add to it. Exactly one notify target must
+     * A notify sink configured from jetsink's configuration keys ({@code RUSTFS_NOTIFY_NATS_*}, as
+     * listed in the operations guide), e.g. {@code System.getenv()}; the builder's setters may
+     * add to it. Exactly one notify target must
      * be enabled.
      *
      * @param env variables by name
@@ -58,7 +59,7 @@ public final class Jetsink {
     }
 
     /**
-     * An audit sink configured from the daemon's key table ({@code RUSTFS_AUDIT_NATS_*}).
+     * An audit sink configured from jetsink's configuration keys ({@code RUSTFS_AUDIT_NATS_*}).
      *
      * @param env variables by name
      * @return a builder holding them

@@ -20,7 +20,7 @@ public final class NotDeliveredException extends RuntimeException {
         REJECTED,
         /**
          * The sink was closed first: the event stays in the queue directory and is delivered by
-         * the next sink (or daemon) opened on it. Nothing is lost; this process just will not see it.
+         * the next sink (or jetsink process) opened on it. Nothing is lost; this process just will not see it.
          */
         STILL_QUEUED
     }

@@ -3,7 +3,7 @@ package dev.jetsink;
 import java.nio.file.Path;
 
 /**
- * The queue directory is in use: another process (or another open sink or daemon target in this
+ * The queue directory is in use: another process (or another open sink or target in this
  * one) holds its {@code LOCK} file. Thrown when a sink is built; stop the other holder first.
  */
 public final class QueueLockedException extends QueueStoreException {

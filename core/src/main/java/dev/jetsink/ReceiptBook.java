@@ -143,7 +143,7 @@ final class ReceiptBook implements LifecycleListener {
 
     private static NotDeliveredException stillQueued(String msgId) {
         return new NotDeliveredException(NotDeliveredException.Reason.STILL_QUEUED, msgId,
-            "still queued when the sink closed; delivered by the next sink or daemon opened on its queue directory",
+            "still queued when the sink closed; delivered by the next sink or jetsink process opened on its queue directory",
             null);
     }
 }

@@ -272,7 +272,7 @@ public final class Sink<E> implements AutoCloseable {
 
     /**
      * Stops delivering, giving publishes in flight up to {@code grace}. Events still queued stay in
-     * the queue directory for the next sink or daemon; their receipts fail with
+     * the queue directory for the next sink or jetsink process; their receipts fail with
      * {@link NotDeliveredException.Reason#STILL_QUEUED}. Idempotent.
      *
      * @param grace how long publishes in flight may take to finish

@@ -27,8 +27,8 @@ import java.util.function.Function;
 /**
  * Configures a {@link Sink}. The setters only record typed values (a null argument is refused at
  * once with a NullPointerException naming it); {@link #build()} checks everything with the
- * validator {@code jetsink check-config} uses and reports every problem at once, each named by the
- * setter ({@code queueLimit(...) must be at least 1: 0}) rather than the daemon's key. Keys given
+ * validator jetsink's own configuration check uses and reports every problem at once, each named
+ * by the setter ({@code queueLimit(...) must be at least 1: 0}) rather than a configuration key. Keys given
  * through {@link Jetsink#notifyFromEnvironment} keep their names; a setter overrides such a key.
  * {@link #natsOptions} reaches what the setters do not (other auth handlers, jnats tuning).
  *
@@ -317,7 +317,8 @@ public final class SinkBuilder<E> {
     }
 
     /**
-     * Publishes the target's metrics (the daemon's names) to this registry. Micrometer is an
+     * Publishes the target's metrics ({@code jetsink_*}, the names the operations guide lists) to
+     * this registry. Micrometer is an
      * optional dependency of jetsink-core: bring {@code micrometer-core} when you call this.
      *
      * @param registry a Micrometer registry

@@ -8,7 +8,7 @@ import java.util.Optional;
 /**
  * A sink's target now: whether it can deliver, what it is doing, how much it holds.
  *
- * @param health          whether the target can deliver, as in {@code /health}
+ * @param health          whether the target can deliver
  * @param healthReason    why, when not {@link Health#ONLINE}; empty text when online
  * @param state           what the target is doing
  * @param queueLength     events queued and not yet delivered
@@ -49,7 +49,7 @@ public record SinkStatus(Health health, String healthReason, State state, long q
         ERROR;
 
         /**
-         * The word {@code /health} uses.
+         * The name in lower case.
          *
          * @return e.g. {@code online}
          */
@@ -72,7 +72,7 @@ public record SinkStatus(Health health, String healthReason, State state, long q
         DEGRADED;
 
         /**
-         * The word {@code /status} uses.
+         * The name in lower case.
          *
          * @return e.g. {@code delivering}
          */

@@ -22,7 +22,7 @@ final class SinkTarget {
     }
 
     /**
-     * The one target, read like the daemon reads its keys (the environment map, if any) with the
+     * The one target, read as jetsink reads its keys (the environment map, if any) with the
      * setters' values laid over it, then validated once. Problems with what the setters gave, or
      * should have given, name the setter.
      */
