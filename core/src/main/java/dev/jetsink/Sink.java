@@ -252,7 +252,8 @@ public final class Sink<E> implements AutoCloseable {
     }
 
     /**
-     * The target's name in logs and metrics, e.g. {@code notify _:nats}: display text for people
+     * The target's name in logs and metrics, e.g. {@code notify default:nats} (a sink configured
+     * with suffixed keys shows their id, e.g. {@code notify primary:nats}): display text for people
      * and log lines, not a value to parse (its format may change).
      *
      * @return the name

@@ -70,6 +70,8 @@ final class SinkTarget {
             unusable.ifPresent(invalid::initCause);
             throw invalid;
         }
-        return config.targets(kind).get(0);
+        TargetConfig target = config.targets(kind).get(0);
+        // "_" is RustFS's name for the target of the unsuffixed keys; a sink has no such context
+        return target.id().equals(TargetConfig.DEFAULT_ID) ? target.named(kind.label() + " default:nats") : target;
     }
 }

@@ -90,6 +90,14 @@ class SinkBuilderTest {
     }
 
     @Test
+    void theUnnamedTargetIsShownAsDefaultWhileItsQueueDirectoryKeepsItsId() throws Exception {
+        try (Sink<?> sink = valid().build()) {
+            assertThat(sink.target()).isEqualTo("notify default:nats");
+            assertThat(queue.resolve("notify-nats-_")).isDirectory();
+        }
+    }
+
+    @Test
     void aSecondSinkOnTheSameQueueDirInThisProcessIsToldSo() throws Exception {
         try (Sink<?> first = valid().build()) {
             assertThatThrownBy(() -> valid().build()).isInstanceOf(QueueLockedException.class)

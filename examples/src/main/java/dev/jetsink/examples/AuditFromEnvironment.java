@@ -7,6 +7,7 @@ import dev.jetsink.Sink;
 import dev.jetsink.SinkStatus;
 import dev.jetsink.event.AuditEntry;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -26,6 +27,7 @@ public final class AuditFromEnvironment {
     /** Sends three audit entries with the configuration in {@code env}; 0 when all were delivered. */
     static int run(Map<String, String> env, PrintStream out) throws Exception {
         try (Sink<AuditEntry> sink = Jetsink.auditFromEnvironment(env).build()) {
+            sink.awaitReady(Duration.ofSeconds(30));   // a wrong address or an unsuitable stream fails here
             for (String api : new String[] {"PutObject", "GetObject", "DeleteObject"}) {
                 AuditEntry entry = AuditEntry.builder(api).bucket("photos").object("cat.jpg")
                     .status("OK", 200).build();

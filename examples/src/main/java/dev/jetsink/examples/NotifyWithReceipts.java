@@ -41,6 +41,7 @@ public final class NotifyWithReceipts {
                 .jetStream(stream)
                 .queueDir(queueDir)
                 .build()) {
+            sink.awaitReady(Duration.ofSeconds(30));          // a wrong address or an unsuitable stream fails here
             List<CompletableFuture<?>> acks = new ArrayList<>();
             for (int i = 0; i < events; i++) {
                 S3EventRecord event = S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "cat-" + i + ".jpg")

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
@@ -67,9 +68,33 @@ class ExamplesTest {
             String printed = out.toString(StandardCharsets.UTF_8);
             assertThat(code).as(printed).isZero();
             assertThat(printed).contains("PutObject delivered as AUDIT#1", "GetObject delivered as AUDIT#2",
-                "DeleteObject delivered as AUDIT#3", "target audit _:nats: online, ");
+                "DeleteObject delivered as AUDIT#3", "target audit default:nats: online, ");
             assertThat(Streams.state(admin, "AUDIT").getMsgCount()).isEqualTo(3);
         }
+    }
+
+    @Test
+    void theReadmesPomSetsTheCompilerReleaseAndBringsAnSlf4jProvider() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int start = readme.indexOf("```xml\n");
+        assertThat(start).as("README has a pom").isNotNegative();
+        String pom = readme.substring(start + "```xml\n".length(), readme.indexOf("```", start + 6));
+        org.w3c.dom.Document doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+            .parse(new java.io.ByteArrayInputStream(pom.getBytes(StandardCharsets.UTF_8)));
+        assertThat(doc.getElementsByTagName("maven.compiler.release").item(0).getTextContent()).isEqualTo("17");
+        List<String> artifacts = new java.util.ArrayList<>();
+        org.w3c.dom.NodeList dependencies = doc.getElementsByTagName("dependency");
+        for (int i = 0; i < dependencies.getLength(); i++) {
+            org.w3c.dom.Element d = (org.w3c.dom.Element) dependencies.item(i);
+            artifacts.add(d.getElementsByTagName("artifactId").item(0).getTextContent() + ":"
+                + d.getElementsByTagName("version").item(0).getTextContent());
+        }
+        java.util.regex.Matcher project = java.util.regex.Pattern
+            .compile("<artifactId>jetsink-parent</artifactId>\\s*<version>([^<]+)</version>")
+            .matcher(Files.readString(Path.of("..", "pom.xml")));
+        assertThat(project.find()).as("the project's version in its pom").isTrue();
+        assertThat(artifacts).contains("jetsink-core:" + project.group(1))
+            .anyMatch(a -> a.startsWith("slf4j-simple:") || a.startsWith("logback-classic:"));
     }
 
     @Test

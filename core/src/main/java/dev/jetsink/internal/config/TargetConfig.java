@@ -38,6 +38,7 @@ import java.util.Optional;
  * @param format           the messages' form on NATS: envelope (default), aws or CloudEvents
  * @param failedMaxRecords records the failed store keeps at most, 100..1 000 000
  * @param failedMaxAge     age at which a failed record is deleted, 1 h..90 days
+ * @param displayId        how logs, metrics and errors name it ({@link #displayId(TargetKind, String)} unless renamed)
  */
 public record TargetConfig(
     TargetKind kind,
@@ -65,7 +66,8 @@ public record TargetConfig(
     MsgIdMode msgIdMode,
     PayloadFormat format,
     int failedMaxRecords,
-    Duration failedMaxAge) {
+    Duration failedMaxAge,
+    String displayId) {
 
     /** Id of the instance configured by unsuffixed variables. */
     public static final String DEFAULT_ID = "_";
@@ -79,6 +81,7 @@ public record TargetConfig(
         Objects.requireNonNull(msgIdMode, "msgIdMode");
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(failedMaxAge, "failedMaxAge");
+        Objects.requireNonNull(displayId, "displayId");
         if (format == PayloadFormat.AWS && kind != TargetKind.NOTIFY) {
             throw new IllegalArgumentException("the aws format is for notify targets");
         }
@@ -90,14 +93,29 @@ public record TargetConfig(
         }
     }
 
-    /** {@code notify primary:nats}: how logs, metrics and the CLI name the target. */
     /** {@link #subject} parsed; validation has already accepted it. */
     public SubjectTemplate subjectTemplate() {
         return SubjectTemplate.parse("subject", subject, kind);
     }
 
-    public String displayId() {
+    /**
+     * How logs, metrics and the CLI name a target of {@code kind} with {@code id}:
+     * {@code notify primary:nats}; the unsuffixed keys' target is {@code notify _:nats}, as RustFS
+     * names it in its ARN.
+     */
+    public static String displayId(TargetKind kind, String id) {
         return kind.label() + " " + id + ":nats";
+    }
+
+    /**
+     * This target shown as {@code display} in logs, metrics and errors; its id (queue directory,
+     * msg ids) is unchanged.
+     */
+    public TargetConfig named(String display) {
+        return new TargetConfig(kind, id, servers, subject, username, password, token, credentialsFile, nkeySeedFile,
+            tlsCa, tlsClientCert, tlsClientKey, tlsRequired, queueDir, queueLimit, jetstreamEnabled, streamName,
+            ackTimeout, jetStreamDomain, jetStreamApiPrefix, comment, publishWindow, msgIdMode, format,
+            failedMaxRecords, failedMaxAge, display);
     }
 
     /** {@code arn:rustfs:sqs::primary:nats}. */
