@@ -1,5 +1,6 @@
 package dev.jetsink.event;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.event.Fields;
@@ -158,7 +159,7 @@ public final class AuditEntry {
 
     /** Builds an entry in the layout stores send ({@code version} "1"); unset fields are left out. */
     public static final class Builder {
-        private final ObjectNode tree = JsonBody.MAPPER.createObjectNode();
+        private final ObjectNode tree = Json.object();
 
         private Builder(String apiName) {
             tree.put("version", "1");

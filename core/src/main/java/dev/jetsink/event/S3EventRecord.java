@@ -1,5 +1,6 @@
 package dev.jetsink.event;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -326,7 +327,7 @@ public final class S3EventRecord {
          * @throws IllegalArgumentException when the event name, bucket or key is empty
          */
         public S3EventRecord build() {
-            JsonNodeFactory f = JsonBody.MAPPER.getNodeFactory();
+            JsonNodeFactory f = Json.NODES;
             ObjectNode r = f.objectNode();
             r.put("eventVersion", "2.1");
             putIfSet(r, "eventSource", eventSource);

@@ -42,11 +42,11 @@ final class BodyStream {
                 throw new MalformedEventException("body is empty");
             }
             if (first != JsonToken.START_OBJECT) {
-                JsonBody.MAPPER.readTree(parser);
+                Json.BODIES.readTree(parser);
                 requireEnd(parser, "a notify body holds one JSON object, found another value");
                 throw new MalformedEventException("body must be a JSON object");
             }
-            ObjectNode rest = JsonBody.MAPPER.createObjectNode();
+            ObjectNode rest = Json.object();
             boolean sawRecords = false;
             int records = 0;
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -55,10 +55,10 @@ final class BodyStream {
                 if (name.equals("Records") && !sawRecords && value == JsonToken.START_ARRAY) {
                     sawRecords = true;
                     while (parser.nextToken() != JsonToken.END_ARRAY) {
-                        each.accept(JsonBody.MAPPER.readTree(parser), ++records);
+                        each.accept(Json.BODIES.readTree(parser), ++records);
                     }
                 } else {
-                    rest.set(name, JsonBody.MAPPER.readTree(parser));
+                    rest.set(name, Json.BODIES.readTree(parser));
                 }
             }
             requireEnd(parser, "a notify body holds one JSON object, found another value");
@@ -87,7 +87,7 @@ final class BodyStream {
             while ((t = parser.nextToken()) != null) {
                 if (first && t == JsonToken.START_ARRAY) {
                     while (parser.nextToken() != JsonToken.END_ARRAY) {
-                        each.accept(JsonBody.MAPPER.readTree(parser), ++entries);
+                        each.accept(Json.BODIES.readTree(parser), ++entries);
                     }
                     requireEnd(parser, "nothing may follow a JSON array of entries");
                     if (entries == 0) {
@@ -99,7 +99,7 @@ final class BodyStream {
                 if (t == JsonToken.START_OBJECT) {
                     entries = object(parser, each, entries);
                 } else {
-                    each.accept(JsonBody.MAPPER.readTree(parser), ++entries);
+                    each.accept(Json.BODIES.readTree(parser), ++entries);
                 }
             }
             if (first) {
@@ -118,7 +118,7 @@ final class BodyStream {
         JsonBody.checkBytes(body);
         JsonParser parser = null;
         try {
-            parser = JsonBody.MAPPER.createParser(body);
+            parser = Json.bodyParser(body);
             walk.over(parser);
         } catch (JsonProcessingException e) {
             throw located(e, parser);
@@ -136,19 +136,19 @@ final class BodyStream {
 
     /** One top-level audit object: an entry, or RustFS's envelope of entries. Returns the count so far. */
     private static int object(JsonParser parser, Each each, int entries) throws IOException, MalformedEventException {
-        ObjectNode rest = JsonBody.MAPPER.createObjectNode();
+        ObjectNode rest = Json.object();
         ArrayNode wrapped = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             JsonToken value = parser.nextToken();
             if (name.equals("Records") && wrapped == null && value == JsonToken.START_ARRAY) {
-                wrapped = JsonBody.MAPPER.createArrayNode();
+                wrapped = Json.NODES.arrayNode();
                 rest.set(name, NullNode.getInstance()); // keeps the member's place if this is an entry
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    wrapped.add((JsonNode) JsonBody.MAPPER.readTree(parser));
+                    wrapped.add((JsonNode) Json.BODIES.readTree(parser));
                 }
             } else {
-                rest.set(name, JsonBody.MAPPER.readTree(parser));
+                rest.set(name, Json.BODIES.readTree(parser));
             }
         }
         int n = entries;

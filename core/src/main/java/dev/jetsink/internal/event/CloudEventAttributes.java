@@ -99,7 +99,7 @@ public final class CloudEventAttributes {
             return Map.of();
         }
         Map<String, String> attributes = new LinkedHashMap<>();
-        try (JsonParser p = JsonBody.MAPPER.createParser(stored.get())) {
+        try (JsonParser p = Json.READER.createParser(stored.get())) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IllegalArgumentException("stored CloudEvents attributes are not a JSON object");
             }

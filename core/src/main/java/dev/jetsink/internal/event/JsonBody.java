@@ -1,20 +1,12 @@
 package dev.jetsink.internal.event;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
-import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.jetsink.event.MalformedEventException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -46,26 +38,6 @@ public final class JsonBody {
     /** Deepest nesting accepted; real records nest about 5 levels, audit entries about 4. */
     static final int MAX_DEPTH = 64;
     static final int MAX_NAME_CHARS = 64 * 1024;
-
-    private static final JsonFactory FACTORY = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxNestingDepth(MAX_DEPTH)
-                    .maxStringLength(MAX_EVENT_BODY_BYTES)
-                    .maxNameLength(MAX_NAME_CHARS)
-                    .maxDocumentLength(MAX_EVENT_BODY_BYTES)
-                    .build())
-            // Emoji and other astral characters go out as plain UTF-8, not as \uD83D\uDCF7 pairs.
-            .enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8)
-            .build();
-
-    /*
-     * Floats are read as exact decimals with their trailing zeros kept, so "size":1.50 or a
-     * 30-digit number a store adds later comes out as it went in, not rounded through a double.
-     */
-    public static final ObjectMapper MAPPER = JsonMapper.builder(FACTORY)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .build();
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
@@ -152,7 +124,7 @@ public final class JsonBody {
 
     /** Compact UTF-8 JSON of whatever {@code writer} emits, into {@code out}. */
     static void writeTo(OutputStream out, GeneratorWork writer) {
-        try (JsonGenerator gen = MAPPER.createGenerator(out, JsonEncoding.UTF8)) {
+        try (JsonGenerator gen = Json.generator(out)) {
             writer.writeTo(gen);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -70,7 +70,7 @@ public final class MessageFormats {
     private static ObjectNode dataOf(byte[] envelope) {
         JsonNode root;
         try {
-            root = JsonBody.MAPPER.readTree(envelope);
+            root = Json.READER.readTree(envelope);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

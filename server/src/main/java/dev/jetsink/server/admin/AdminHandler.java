@@ -1,5 +1,6 @@
 package dev.jetsink.server.admin;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.config.BooleanValue;
 import dev.jetsink.internal.config.TargetKind;
@@ -138,7 +139,7 @@ public final class AdminHandler extends Handler.Abstract {
     static Optional<Map<String, String>> keyValues(byte[] body) {
         JsonNode root;
         try {
-            root = HttpJson.JSON.readTree(body);
+            root = Json.READER.readTree(body);
         } catch (IOException e) {
             return Optional.empty();
         }

@@ -1,5 +1,6 @@
 package dev.jetsink.server.admin;
 
+import dev.jetsink.internal.event.Json;
 import dev.jetsink.ConfigProblem;
 import dev.jetsink.internal.config.ConfigKey;
 import dev.jetsink.internal.config.TargetConfig;
@@ -152,7 +153,7 @@ public final class AdminTargets {
                 : t.purgeFailed(request.filter(), request.dryRun());
             log.info("admin {} of failed records target=\"{}\" dry_run={} matched={} done={}", action, t.displayId(),
                 r.dryRun(), r.matched(), r.done());
-            return new Answer(200, HttpJson.JSON.convertValue(ReplayJson.report(t.displayId(), action, r),
+            return new Answer(200, Json.convert(ReplayJson.report(t.displayId(), action, r),
                 new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { }));
         } catch (IOException e) {
             log.error("admin {} of failed records failed target=\"{}\" error=\"{}\"", action, t.displayId(), e.getMessage());

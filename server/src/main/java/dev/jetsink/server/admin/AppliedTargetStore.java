@@ -1,5 +1,6 @@
 package dev.jetsink.server.admin;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -62,12 +63,12 @@ public final class AppliedTargetStore {
     /** Writes (or replaces) the record of one target atomically. */
     void save(Applied applied) throws IOException {
         ensureDirectory();
-        ObjectNode root = HttpJson.JSON.createObjectNode();
+        ObjectNode root = Json.object();
         root.put("kind", applied.kind().label());
         root.put("id", applied.id());
         ArrayNode kv = root.putArray("key_values");
         applied.keyValues().forEach((k, v) -> kv.addObject().put("key", k).put("value", v));
-        byte[] bytes = HttpJson.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(root);
+        byte[] bytes = Json.PRETTY.writeValueAsBytes(root);
         Path file = fileOf(applied.kind(), applied.id());
         Path tmp = dir.resolve(file.getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
@@ -115,7 +116,7 @@ public final class AppliedTargetStore {
         List<Applied> out = new ArrayList<>();
         for (Path f : files) {
             try {
-                out.add(parse(HttpJson.JSON.readTree(f.toFile())));
+                out.add(parse(Json.READER.readTree(java.nio.file.Files.readAllBytes(f))));
             } catch (IOException | IllegalArgumentException e) {
                 log.error("admin-applied target file unreadable, not restored file={} error=\"{}\"", f,
                     e.getClass().getSimpleName());

@@ -1,7 +1,7 @@
 package dev.jetsink.server.admin;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.failed.FailedReplay;
@@ -22,7 +22,6 @@ import java.util.Set;
  */
 public final class ReplayJson {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> FIELDS = Set.of("since", "until", "reason", "limit", "dry_run");
 
     private ReplayJson() {
@@ -44,7 +43,7 @@ public final class ReplayJson {
         }
         JsonNode root;
         try {
-            root = JSON.readTree(body);
+            root = Json.READER.readTree(body);
         } catch (IOException e) {
             throw new IllegalArgumentException("body is not JSON");
         }
@@ -89,7 +88,7 @@ public final class ReplayJson {
 
     /** The body that asks for {@code request}. */
     public static byte[] body(Request request) {
-        ObjectNode n = JSON.createObjectNode();
+        ObjectNode n = Json.object();
         FailedReplay.Filter f = request.filter();
         f.since().ifPresent(t -> n.put("since", t.toString()));
         f.until().ifPresent(t -> n.put("until", t.toString()));
@@ -97,7 +96,7 @@ public final class ReplayJson {
         f.limit().ifPresent(l -> n.put("limit", l));
         n.put("dry_run", request.dryRun());
         try {
-            return JSON.writeValueAsBytes(n);
+            return Json.WRITER.writeValueAsBytes(n);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -105,7 +104,7 @@ public final class ReplayJson {
 
     /** The answer's body: the target, the action and the report. */
     public static ObjectNode report(String target, String action, FailedReplay.Report r) {
-        ObjectNode n = JSON.createObjectNode();
+        ObjectNode n = Json.object();
         n.put("target", target);
         n.put("action", action);
         n.put("dry_run", r.dryRun());

@@ -1,9 +1,10 @@
 package dev.jetsink.server.cli;
 
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.failed.FailedEventStore.StoredFile;
 import dev.jetsink.internal.failed.FailedEventStore;
@@ -126,9 +127,8 @@ public final class FailedCommand implements Callable<Integer> {
     @Command(name = "show", mixinStandardHelpOptions = true,
         description = "The full record (JSON, pretty-printed) of one failed event, by file name or msg id.")
     static final class Show implements Callable<Integer> {
-        private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        /** A payload is shown as JSON only when it is one JSON document, nothing after it. */
+        private static final ObjectReader STRICT = Json.READER.with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
         @Spec
         CommandSpec spec;
@@ -193,7 +193,7 @@ public final class FailedCommand implements Callable<Integer> {
          * payload as JSON when it is JSON.
          */
         static String render(FailedRecord r) throws JsonProcessingException {
-            ObjectNode node = JSON.createObjectNode();
+            ObjectNode node = Json.object();
             node.put("id", r.id());
             node.put("nats_msg_id", r.natsMsgId());
             node.put("target", r.target());
@@ -210,17 +210,17 @@ public final class FailedCommand implements Callable<Integer> {
             node.put("content_type", r.contentType());
             node.put("replays", r.replays());
             node.set("payload", payload(r.payload()));
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+            return Json.PRETTY.writeValueAsString(node);
         }
 
         private static JsonNode payload(byte[] bytes) {
             String text = new String(bytes, StandardCharsets.UTF_8);
             try {
-                JsonNode node = JSON.readTree(text);
-                return node.isMissingNode() ? JSON.getNodeFactory().textNode(text) : node;
+                JsonNode node = STRICT.readTree(text);
+                return node.isMissingNode() ? Json.NODES.textNode(text) : node;
             } catch (JsonProcessingException e) {
                 // Not JSON (the store keeps such payloads as text): show it as a string.
-                return JSON.getNodeFactory().textNode(text);
+                return Json.NODES.textNode(text);
             }
         }
     }

@@ -1,7 +1,7 @@
 package dev.jetsink.server.cli;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.QueueLockedException;
 import dev.jetsink.internal.config.ConfigLoader;
@@ -48,7 +48,6 @@ import picocli.CommandLine.Spec;
  */
 public final class FailedReplayCommand {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RELATIVE = Pattern.compile("(\\d+)([smhd])");
 
     private FailedReplayCommand() {
@@ -256,7 +255,7 @@ public final class FailedReplayCommand {
         }
         JsonNode body;
         try {
-            body = JSON.readTree(response.body());
+            body = Json.READER.readTree(response.body());
         } catch (IOException e) {
             throw new IOException("the daemon at " + trimmed + " answered " + response.statusCode() + " without JSON");
         }
@@ -273,7 +272,7 @@ public final class FailedReplayCommand {
         if (json) {
             ObjectNode n = ReplayJson.report(o.target(), action, r);
             n.put("via", o.daemon() ? "daemon" : "files");
-            out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(n));
+            out.println(Json.PRETTY.writeValueAsString(n));
             return;
         }
         out.printf("%-24s  %-36s  %-40s  %-7s  %s%n", "FAILED-AT", "MSG-ID", "BUCKET/OBJECT EVENT", "REPLAYS", "ERROR");

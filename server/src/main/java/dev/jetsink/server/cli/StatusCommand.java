@@ -1,7 +1,7 @@
 package dev.jetsink.server.cli;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.server.ExitCode;
 import dev.jetsink.server.http.StatusTable;
@@ -33,7 +33,6 @@ import picocli.CommandLine.Spec;
     description = "What each target of the running daemon is doing (GET /status), as a table.")
 public final class StatusCommand implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Mixin
     DaemonEndpoint daemon = new DaemonEndpoint();
@@ -78,7 +77,7 @@ public final class StatusCommand implements Callable<Integer> {
                     out.print("\033[H\033[2J");
                     out.println("jetsink status at " + base + " (every " + interval + " s; Ctrl-C to stop)");
                 }
-                out.print(json ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(status) + "\n" : StatusTable.render(status));
+                out.print(json ? Json.PRETTY.writeValueAsString(status) + "\n" : StatusTable.render(status));
                 out.flush();
                 if (watch) {
                     Thread.sleep(Duration.ofSeconds(Math.max(1, interval)).toMillis());
@@ -105,6 +104,6 @@ public final class StatusCommand implements Callable<Integer> {
         if (r.statusCode() != 200) {
             throw new IOException("answered " + r.statusCode());
         }
-        return JSON.readTree(r.body());
+        return Json.READER.readTree(r.body());
     }
 }

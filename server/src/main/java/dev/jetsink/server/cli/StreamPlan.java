@@ -1,7 +1,7 @@
 package dev.jetsink.server.cli;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.config.SubjectTemplate;
 import dev.jetsink.internal.nats.DuplicateWindow;
@@ -30,7 +30,6 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
     /** Below this many replicas an acknowledged event does not survive losing a node. */
     static final int RECOMMENDED_REPLICAS = 3;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     public StreamPlan {
         Objects.requireNonNull(stream, "stream");
@@ -93,9 +92,9 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
      */
     String configJson() {
         try {
-            ObjectNode node = (ObjectNode) JSON.readTree(toConfiguration().toJson());
+            ObjectNode node = (ObjectNode) Json.READER.readTree(toConfiguration().toJson());
             node.put("no_ack", false);
-            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(node);
+            return Json.PRETTY.writeValueAsString(node);
         } catch (JsonProcessingException e) {
             // jnats produced the text itself; failing to read it back is a programming error.
             throw new IllegalStateException("jnats stream configuration JSON did not parse", e);

@@ -1,5 +1,6 @@
 package dev.jetsink.server.demo;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.server.http.HttpJson;
 import java.io.IOException;
@@ -113,7 +114,7 @@ public final class DemoBroker implements AutoCloseable {
             if (f.isEmpty()) {
                 return Optional.empty();
             }
-            JsonNode urls = HttpJson.JSON.readTree(f.get().toFile()).path("nats");
+            JsonNode urls = Json.READER.readTree(java.nio.file.Files.readAllBytes(f.get())).path("nats");
             return urls.isArray() && !urls.isEmpty()
                 ? Optional.of(java.net.URI.create(urls.get(0).asText()).getPort()) : Optional.empty();
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.jetsink.server.demo;
 
+import dev.jetsink.internal.event.Json;
 import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.internal.config.JetsinkConfig;
 import dev.jetsink.internal.config.TargetKind;
@@ -121,7 +122,7 @@ public final class DemoCommand implements Callable<Integer> {
             out.printf("%s queues %s; reading the stream back%n", at(t0), drained ? "drained" : "NOT drained after 120 s");
             out.println();
             out.println("$ jetsink status");
-            out.print(StatusTable.render(HttpJson.JSON.readTree(
+            out.print(StatusTable.render(Json.READER.readTree(
                 java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(base.resolve("/status"))
                     .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body())));
             DemoStream.Tally tally = DemoStream.read(admin);

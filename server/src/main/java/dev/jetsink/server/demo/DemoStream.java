@@ -1,5 +1,6 @@
 package dev.jetsink.server.demo;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.nats.DuplicateWindow;
 import dev.jetsink.server.http.HttpJson;
@@ -72,7 +73,7 @@ public final class DemoStream {
 
     /** The demo's own id of an event: the audit {@code requestID} or the notify {@code x-amz-request-id}. */
     private static String eventId(byte[] payload) throws java.io.IOException {
-        JsonNode data = HttpJson.JSON.readTree(payload).at("/Records/0/data");
+        JsonNode data = Json.READER.readTree(payload).at("/Records/0/data");
         JsonNode audit = data.path("requestID");
         return audit.isTextual() ? audit.asText() : data.at("/responseElements/x-amz-request-id").asText();
     }

@@ -1,6 +1,6 @@
 package dev.jetsink.server.http;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jetsink.internal.event.Json;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +19,6 @@ import org.eclipse.jetty.util.Callback;
 /** Small HTTP plumbing shared by the handlers: JSON answers, and what of a client's text they may quote. */
 public final class HttpJson {
 
-    public static final ObjectMapper JSON = new ObjectMapper();
     /** Error bodies quote at most this many characters of anything the client sent. */
     public static final int MAX_QUOTED = 200;
     private static final String BODY_READ = "jetsink.bodyRead";
@@ -30,7 +29,7 @@ public final class HttpJson {
     /** Sends {@code body} as JSON with {@code status}. */
     public static void send(Response response, Callback callback, int status, Object body) {
         try {
-            send(response, callback, status, JSON.writeValueAsBytes(body), "application/json");
+            send(response, callback, status, Json.WRITER.writeValueAsBytes(body), "application/json");
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,6 @@
 package dev.jetsink.server.http;
 
+import dev.jetsink.internal.event.Json;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,7 +42,7 @@ public final class JsonErrorHandler extends ErrorHandler {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("error", HttpJson.quote(text));
         try {
-            return HttpJson.JSON.writeValueAsString(body);
+            return Json.WRITER.writeValueAsString(body);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             return "{\"error\":\"" + code + "\"}";
         }

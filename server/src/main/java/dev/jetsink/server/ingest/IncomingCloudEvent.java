@@ -1,5 +1,6 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -66,7 +67,7 @@ record IncomingCloudEvent(Map<String, String> attributes, byte[] body) {
     private static IncomingCloudEvent structured(byte[] body) throws MalformedEventException {
         Map<String, String> attributes = new LinkedHashMap<>();
         JsonNode root;
-        try (JsonParser p = JsonBody.MAPPER.createParser(body)) {
+        try (JsonParser p = Json.bodyParser(body)) {
             root = p.readValueAsTree();
             if (p.nextToken() != null) {
                 throw new MalformedEventException("structured CloudEvent: more than one JSON value");
@@ -100,7 +101,7 @@ record IncomingCloudEvent(Map<String, String> attributes, byte[] body) {
             throw new MalformedEventException("structured CloudEvent without specversion");
         }
         try {
-            return checked(attributes, JsonBody.MAPPER.writeValueAsBytes(data));
+            return checked(attributes, Json.WRITER.writeValueAsBytes(data));
         } catch (IOException e) {
             throw new MalformedEventException("structured CloudEvent: data cannot be read");
         }
