@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The public API names only public types (issue #24): no public or protected member of a class
+ * The public API names only public types: no public or protected member of a class
  * in {@code dev.jetsink}, {@code dev.jetsink.event} or {@code dev.jetsink.lifecycle} mentions a
  * type of {@code dev.jetsink.internal} in its signature, generic or thrown, as {@code javap
  * -public} would show it.

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * NATS-native routing (issue #15) against a real nats-server: subjects from a template, a
+ * NATS-native routing against a real nats-server: subjects from a template, a
  * consumer's filter subject doing the selection, the reversible token encoding, stream validation
  * of the template's whole subject space, the routing headers, and trace context.
  */

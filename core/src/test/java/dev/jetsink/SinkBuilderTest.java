@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * The builder speaks its own terms (issue #24): setters record typed values and refuse only a
+ * The builder speaks its own terms: setters record typed values and refuse only a
  * null argument; build() checks everything at once and names the setter, not the daemon's key.
  * No server is needed: each of these fails before a connection is tried.
  */

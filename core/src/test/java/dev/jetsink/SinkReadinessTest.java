@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * Setup failures are loud (issue #24): {@link Sink#awaitReady} names a stream that cannot work
+ * Setup failures are loud: {@link Sink#awaitReady} names a stream that cannot work
  * and a server that cannot be reached, the API boundary refuses a null event, drain on a closed
  * sink says false; every other refusal of a send arrives in its future.
  */

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The library front door (issue #14) against a real nats-server: a receipt at the fsync, the
+ * The library front door against a real nats-server: a receipt at the fsync, the
  * stream's ack in {@code delivered()} (after a broker kill only once it is back), a terminal
  * rejection with its failed-store record, close with entries queued, drain, and the refusal of
  * a configuration that would deliver nowhere.

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Optional OpenTelemetry spans (issue #15) with a real SDK and a real nats-server: the enqueue
+ * Optional OpenTelemetry spans with a real SDK and a real nats-server: the enqueue
  * span continues the caller's trace, the publish span is its child, and the message carries the
  * publish span's context so the consumer's trace continues from jetsink's.
  */

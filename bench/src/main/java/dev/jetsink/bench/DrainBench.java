@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.LoggerFactory;
 
 /**
- * docs/BENCHMARKS.md "Backlog drain (JetStream path)" (and issue 4's window benchmark): a backlog
+ * docs/BENCHMARKS.md "Backlog drain (JetStream path)" (and the publish window benchmark): a backlog
  * of 1 KiB events drained into a local JetStream file stream by (a) jetsink with the default
  * publish window, (b) jetsink with a window of 1, (c) the baseline peer (file per event,
  * synchronous publish, delete) and (d) raw jnats {@code publishAsync} with msg ids and a window of

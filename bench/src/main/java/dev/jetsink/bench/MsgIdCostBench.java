@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * The cost per event of content-derived msg ids (issue #12): the whole ingest parse of a MinIO
+ * The cost per event of content-derived msg ids: the whole ingest parse of a MinIO
  * webhook body (1.3 KiB, one record: tree, envelope, canonical digest, the target's msg id), and
  * the canonical digest and the msg id alone, so their share shows, and what a target's non-default
  * {@code FORMAT} adds (applied once per event, at enqueue). Single thread, after warm-up;

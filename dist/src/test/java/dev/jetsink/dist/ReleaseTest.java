@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The release artifacts of issue #16, built by {@code bin/package} as on a fresh machine (from a
+ * The release artifacts, built by {@code bin/package} as on a fresh machine (from a
  * copy of the sources, offline, with no jetsink artifact in the local Maven repository): the
  * archive's launcher runs check-config and serve with Maven off the PATH and delivers events; both
  * ship install steps and an env file that keeps state in the unit's state directory; the

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Runs each example program against a real nats-server, as a newcomer would (issue #14). */
+/** Runs each example program against a real nats-server, as a newcomer would. */
 class ExamplesTest {
 
     @TempDir

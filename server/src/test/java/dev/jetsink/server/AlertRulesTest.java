@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped alert rules (docs/prometheus-alerts.yml) are valid and behave as their unit tests
- * say, checked by Prometheus's own {@code promtool} (issue #13). {@code bin/test} installs it
+ * say, checked by Prometheus's own {@code promtool}. {@code bin/test} installs it
  * (Debian package {@code prometheus}); without it the test fails rather than skipping, so a
  * rule cannot silently go unchecked.
  */

@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, fault scenario 1: the broker is SIGKILLed and restarted on the same store several times
+ * Fault scenario 1: the broker is SIGKILLed and restarted on the same store several times
  * while events stream in over HTTP; the daemon keeps queueing and delivers everything once.
  */
 class BrokerCrashIT {

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, cluster scenario: the daemon publishes to an R3 stream on a 3-node cluster (its target
+ * Cluster scenario: the daemon publishes to an R3 stream on a 3-node cluster (its target
  * address lists every node) while events stream in over HTTP. During the stream the stream leader
  * is SIGKILLed, then the follower of the newly elected leader (leaving the stream without a quorum), then both are
  * restarted. Nothing the daemon acknowledged is lost: every 200-acknowledged event is in the

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, fault scenario 4: queue segments damaged between two runs of the daemon
+ * Fault scenario 4: queue segments damaged between two runs of the daemon
  * (DESIGN.md "Queue"). Events are queued while the broker is down, the daemon stops, one record is
  * damaged in place and garbage is appended as a torn last write; the next start reports the damage,
  * keeps going and delivers every other event.

@@ -9,7 +9,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, fault scenario 2, with issue 12's promise: the daemon itself is SIGKILLed and restarted
+ * Fault scenario 2, with the content msg ids' promise: the daemon itself is SIGKILLed and restarted
  * several times while 16 senders stream events in, each re-sending the same bytes until it gets a
  * 200, as MinIO does from its queue_dir. Nothing acknowledged is lost, and every event is in the
  * stream exactly once: a re-send of an event whose first attempt was queued before the kill gets

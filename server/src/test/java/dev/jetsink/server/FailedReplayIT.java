@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Replay of failed events with the daemon as a child process and a real nats-server (issue #13):
+ * Replay of failed events with the daemon as a child process and a real nats-server:
  * a stream whose max_msg_size refuses every event fills the failed store; the operator fixes the
  * stream and replays, through the CLI (which asks the running daemon) or, with no daemon, on the
  * files; and a daemon SIGKILLed in the middle of replaying 5 000 records loses none of them.

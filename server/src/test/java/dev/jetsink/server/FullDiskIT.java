@@ -15,7 +15,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, fault scenario 5: the queue directory sits on a small tmpfs that a ballast file nearly
+ * Fault scenario 5: the queue directory sits on a small tmpfs that a ballast file nearly
  * fills. With the broker down the queue grows until a write fails with ENOSPC: ingest answers 503,
  * nothing already acknowledged is lost, and once the ballast is removed ingest and, with the broker
  * back, delivery resume. Each event refused with 503 counts in {@code failed_messages}, as an

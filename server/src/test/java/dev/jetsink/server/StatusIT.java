@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code GET /status}, {@code jetsink status} and the metrics operators alert on, with the daemon
- * as a child process and a real nats-server (issue #13). The stall logic itself is proven with an
+ * as a child process and a real nats-server. The stall logic itself is proven with an
  * injected clock in core's {@code StatusBoardTest}; here: the shape a running daemon serves, the
  * 80-column table, and that the new series reach the scrape.
  */

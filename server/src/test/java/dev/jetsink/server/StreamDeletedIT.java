@@ -14,7 +14,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6: the stream is deleted while events stream in, and recreated with the same config a
+ * The stream is deleted while events stream in, and recreated with the same config a
  * moment later (DESIGN.md "Stream validation and verdict": a deleted stream answers publishes
  * with 503 No Responders, a transient outcome that resets the verdict). Entries stay queued while
  * the stream is gone, nothing reaches the failed store, and delivery resumes into the new stream.

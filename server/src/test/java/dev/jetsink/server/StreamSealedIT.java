@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 6, stream sealed mid-stream (DESIGN.md "Delivery", "Fault suite"): only the first 10109
+ * Stream sealed mid-stream (DESIGN.md "Delivery", "Fault suite"): only the first 10109
  * after a cached PASS is terminal, so at most one entry reaches the failed store; everything else
  * stays queued while the stream is sealed. Sealing cannot be undone, so the operator deletes the
  * stream and recreates it with the same configuration; the queue then delivers the rest. The sealed

@@ -16,7 +16,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 6, the "unexpected stream" case (DESIGN.md "Stream validation and verdict", "Fault suite"):
+ * The "unexpected stream" case (DESIGN.md "Stream validation and verdict", "Fault suite"):
  * mid-stream the configured stream stops capturing the publish subject and another stream captures
  * it. jetsink publishes with {@code expectedStream}, so the server refuses each publish before
  * storing it: no stray copy in the other stream, a warning naming both streams, and the entries

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 6, two daemons: how users scale out. Two {@code serve} processes, each with its own queue
+ * Two daemons: how users scale out. Two {@code serve} processes, each with its own queue
  * directory, publish into one stream at once, each fed its own range of events. Every acknowledged
  * event is stored once, and no {@code Nats-Msg-Id} of one daemon's events appears among the
  * other's (DESIGN.md "Msg ids": ids are unique across instances writing one stream, so the

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
- * The shipped env file (issue #16) lists every setting of the key table, commented, with its
+ * The shipped env file lists every setting of the key table, commented, with its
  * default, and each of its setting lines is valid once uncommented.
  */
 class ConfigTemplateTest {

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Subject templates (issue #15): parsing, resolution, the token encoding and the subject space. */
+/** Subject templates: parsing, resolution, the token encoding and the subject space. */
 class SubjectTemplateTest {
     private static EventMetadata notify(String bucket, String key, String event) {
         return new EventMetadata(TargetKind.NOTIFY, bucket, key, event, "");

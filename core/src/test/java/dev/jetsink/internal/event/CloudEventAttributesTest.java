@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** CloudEvents attributes as stored and as {@code ce-} header values (issue #28). */
+/** CloudEvents attributes as stored and as {@code ce-} header values. */
 class CloudEventAttributesTest {
 
     @Test

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** One event in each format (issue #28); the end-to-end proof with real consumers is FormatsIT. */
+/** One event in each format; the end-to-end proof with real consumers is FormatsIT. */
 class MessageFormatsTest {
 
     private static ObjectNode json(byte[] b) throws Exception {

@@ -48,7 +48,7 @@ import static org.assertj.core.api.Assertions.fail;
  * pass runs it on the oldest (2.9.10) and previous (2.10.x) servers as well as the current one; an
  * expectation that differs between generations branches on {@link NatsBinary#version()} and says
  * what differs. A server generation that changes a code, an order or a field jetsink depends on
- * fails here first (issue #38, part 3).
+ * fails here first.
  */
 @Tag("broker")
 class BrokerBehaviourTest {

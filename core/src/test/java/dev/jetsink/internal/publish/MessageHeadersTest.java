@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The routing headers of a published message (issue #15): present, ASCII, bounded. */
+/** The routing headers of a published message: present, ASCII, bounded. */
 class MessageHeadersTest {
 
     @Test

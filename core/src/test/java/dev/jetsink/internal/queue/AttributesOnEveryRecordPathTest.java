@@ -44,8 +44,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The issue #15 record attributes (subject, traceparent, tracestate beside
- * the replay count, and issue #28's CloudEvents attributes) and the subject-template token encoding that produces the stored subjects:
+ * The record attributes (subject, traceparent, tracestate beside
+ * the replay count, and the CloudEvents attributes) and the subject-template token encoding that produces the stored subjects:
  * sizing, decoding of crafted and torn records, every path a record takes (reopen, torn tail,
  * compaction, sidecar rebuild, inspector, reservation, concurrent group commit), the failed-store
  * replay that stores a record's subject, and the invariants of {@link SubjectTemplate}.

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A queue directory the disk refuses at open is deferred, not fatal (issue #13); a queue that
+ * A queue directory the disk refuses at open is deferred, not fatal; a queue that
  * needs an operator (locked by another holder, written by a newer release) still throws. The
  * refusal is made with a regular file where the directory's parent should be: root, who runs
  * the suite, cannot write through that either.

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Queue format version 2 and the upgrade path (issue #13, section 5; issue #12, section 2): a queue
+ * Queue format version 2 and the upgrade path: a queue
  * written by version 1 code (a committed fixture) opens and keeps its entries, msg ids and
  * resolutions; new entries go to new segments in version 2; a newer version is refused without
  * touching anything; sidecars carry a checksum; a caller's msg id is stored as given.

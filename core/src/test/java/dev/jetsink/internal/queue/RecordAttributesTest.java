@@ -11,7 +11,7 @@ import static dev.jetsink.internal.queue.QueueFixtures.payload;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The record attributes of issue #15 at the codec level: for every combination (none, each alone,
+ * The record attributes at the codec level: for every combination (none, each alone,
  * all together, at their size limits, multi-byte text) the size computed before writing is the
  * size written, the CRC covers them, and decoding gives back exactly what was written.
  */

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A target without a queue dir publishes in the caller's call (NATS Core): in a CloudEvents
- * format (issue #28) the event is formatted there too, and the subscriber gets the record as the
+ * format the event is formatted there too, and the subscriber gets the record as the
  * payload and its attributes as {@code ce-} headers, the sender's own among them.
  */
 class DirectPathFormatTest {

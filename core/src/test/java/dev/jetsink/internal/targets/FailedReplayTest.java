@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Replay and purge of failed records against a real nats-server (issue #13): a stream whose
+ * Replay and purge of failed records against a real nats-server: a stream whose
  * max_msg_size refuses every event fills the failed store; once the operator fixes the stream, a
  * replay delivers every record once with its original msg id and empties the store; a replay while
  * the stream is still broken brings the records back with their replay count raised.

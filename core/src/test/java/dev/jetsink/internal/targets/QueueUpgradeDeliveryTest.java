@@ -21,9 +21,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Against a real nats-server: a queue written by format version 1 (the committed fixture) is
- * delivered by today's code with the msg ids it was queued with (issue #13, section 5), and a
- * library caller's own msg id reaches the stream as given and deduplicates a resend (issue #12,
- * section 2).
+ * delivered by today's code with the msg ids it was queued with, and a
+ * library caller's own msg id reaches the stream as given and deduplicates a resend.
  */
 class QueueUpgradeDeliveryTest {
 

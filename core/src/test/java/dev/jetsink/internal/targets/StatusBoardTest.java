@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The status view against a real nats-server (issue #13): a target that delivers says so, an idle
+ * The status view against a real nats-server: a target that delivers says so, an idle
  * one says idle, and a hung broker (SIGSTOP) with entries queued becomes {@code stalled} after
  * 30 s of the injected clock — logged at WARN once when it starts and once when it ends — while
  * {@code /health}'s verdict would still say online.

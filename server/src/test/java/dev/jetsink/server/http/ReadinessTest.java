@@ -18,7 +18,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@code /ready} and {@code /live}: readiness follows what the daemon would accept, not the broker,
- * and fails only when no target would take an event (issue #39).
+ * and fails only when no target would take an event.
  */
 class ReadinessTest {
 

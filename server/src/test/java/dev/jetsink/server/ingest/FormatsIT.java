@@ -32,7 +32,7 @@ import software.amazon.awssdk.eventnotifications.s3.model.S3EventNotificationRec
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every format a target can publish in (issue #28), read back from a real nats-server by consumers
+ * Every format a target can publish in, read back from a real nats-server by consumers
  * no one here wrote: AWS's own S3 event parser for {@code aws}, the CloudEvents Java SDK for both
  * CloudEvents modes, for every sender fixture in {@code resources/senders/}. One daemon carries, per
  * kind, the default target (the envelope, stream FAULTS) and one target per other format (stream

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 6, fault scenario 3: malformed and hostile bodies on both ingest endpoints. Every one is
+ * Fault scenario 3: malformed and hostile bodies on both ingest endpoints. Every one is
  * answered 4xx (never 5xx, never a dropped connection), nothing is queued, and the daemon still
  * accepts a valid request afterwards. The bodies come from a logged seed; replay one with
  * {@code -Djetsink.crash.seed=}.

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** What a request that is a CloudEvent keeps, and what it is refused for (issue #28). */
+/** What a request that is a CloudEvent keeps, and what it is refused for. */
 class IncomingCloudEventTest {
 
     private static final byte[] S3 = "{\"Records\":[]}".getBytes(StandardCharsets.UTF_8);

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 6, hostile bodies at their largest: many senders at once each post a body just under the
+ * Hostile bodies at their largest: many senders at once each post a body just under the
  * 4 MiB limit, thousands of S3 records each, most of them malformed in their last record (so the
  * daemon parses all of it before refusing it). The daemon runs with the launcher's heap. It must
  * answer every request — 400 for the malformed, 200 or 503 (busy, retry later) for the valid —

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Content-derived {@code Nats-Msg-Id}s (issue #12) against a real nats-server: a store's re-send of
+ * Content-derived {@code Nats-Msg-Id}s against a real nats-server: a store's re-send of
  * the same record is stored once; different records, bodies and targets are not confused.
  */
 @Tag("broker")

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two records that differ in any published field get different msg ids (issue #12): every real
+ * Two records that differ in any published field get different msg ids: every real
  * sender's request, one leaf value changed at a time. A field redaction hides (a signed header of
  * an audit entry) is not published, so it does not count.
  */

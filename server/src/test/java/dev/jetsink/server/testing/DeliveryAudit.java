@@ -17,7 +17,7 @@ import java.util.TreeSet;
 
 /**
  * Where every acknowledged event of an {@link EventLoad} ended up: the stream (once or more), the
- * failed store, the live queue, or nowhere (lost). The invariant of issue 6 is that each one is in
+ * failed store, the live queue, or nowhere (lost). The invariant is that each one is in
  * exactly one of the stream, the failed store or the live queue.
  */
 public final class DeliveryAudit {

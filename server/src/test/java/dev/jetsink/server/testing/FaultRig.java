@@ -30,7 +30,7 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * The stage of one fault scenario (issue 6): a real nats-server holding the stream, and the daemon
+ * The stage of one fault scenario: a real nats-server holding the stream, and the daemon
  * as a child {@code serve} process with one JetStream notify target (and optionally one audit
  * target) whose queue lives under {@link #queueRoot}. The daemon can be killed and restarted; each
  * start binds a new ephemeral port, which {@link #base()} follows, so a load generator keeps
@@ -121,7 +121,7 @@ public final class FaultRig implements AutoCloseable {
     }
 
     /**
-     * A rig on a fresh 3-node cluster (issue 6's cluster scenario): one notify target whose address
+     * A rig on a fresh 3-node cluster (the cluster scenario): one notify target whose address
      * lists every node, and the stream replicated on all three with a {@code duplicateWindow}
      * dedup window. The rig closes the cluster.
      */
