@@ -37,7 +37,7 @@ public final class StatusBoard {
      *                  the last pass); {@code none} for a Core target
      * @param oldestAge age of the oldest queued entry, when any
      */
-    public record TargetStatus(String kind, String id, String target, TargetState state, Instant since, String verdict,
+    public record TargetStatus(String kind, String id, String target, TargetState state, Instant since, StreamVerdict verdict,
                                Optional<String> connectedServer, long queueLength, Optional<Duration> oldestAge,
                                Rates rates, Optional<TargetCounters.LastError> lastError, int failedStoreLength,
                                long duplicateAcks) {
@@ -132,8 +132,7 @@ public final class StatusBoard {
         for (NatsTarget t : current) {
             Track track = tracks.get(t);
             Optional<Duration> oldest = t.oldestAge();
-            // the Core path shows "none" in lower case: no stream, rather than a verdict
-            String verdict = t.verdict() == StreamVerdict.NONE ? "none" : t.verdict().name();
+            StreamVerdict verdict = t.verdict();
             out.add(new TargetStatus(t.config().kind().label(), t.config().id(), t.displayId(), track.state, track.since,
                 verdict, t.connectedServer(), t.queueLength(), oldest,
                 new Rates(track.rate(track.in, 10), track.rate(track.in, 300), track.rate(track.out, 10),

@@ -1,6 +1,7 @@
 package dev.jetsink.server.http;
 
 import dev.jetsink.internal.targets.StatusBoard;
+import dev.jetsink.lifecycle.StreamVerdict;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,7 +52,8 @@ public final class StatusHandler extends Handler.Abstract {
         m.put("target", s.target());
         m.put("state", s.state().label());
         m.put("since", s.since().toString());
-        m.put("verdict", s.verdict());
+        // the Core path shows "none" in lower case: no stream, rather than a verdict
+        m.put("verdict", s.verdict() == StreamVerdict.NONE ? "none" : s.verdict().name());
         m.put("connected_server", s.connectedServer().orElse(null));
         m.put("queue_length", s.queueLength());
         m.put("oldest_age_seconds", s.oldestAge().map(d -> d.toMillis() / 1000.0).orElse(null));
