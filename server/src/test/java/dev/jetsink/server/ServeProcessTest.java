@@ -1,10 +1,10 @@
 package dev.jetsink.server;
 
+import dev.jetsink.internal.event.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.DaemonHarness;
 import dev.jetsink.server.testing.ServeProcess;
 import dev.jetsink.server.testing.WebhookFixtures;
@@ -75,7 +75,7 @@ class ServeProcessTest {
             await().atMost(DaemonHarness.AWAIT).until(() -> h.readStream(DaemonHarness.STREAM).size() >= acknowledged.size());
             Set<String> stored = new HashSet<>();
             for (StoredMessage m : h.readStream(DaemonHarness.STREAM)) {
-                JsonNode json = HttpJson.JSON.readTree(m.text());
+                JsonNode json = Json.READER.readTree(m.text());
                 stored.add(json.get("Key").asText());
             }
             assertThat(stored).containsAll(acknowledged);
@@ -91,7 +91,7 @@ class ServeProcessTest {
                 serve.awaitPort(Duration.ofSeconds(60));
                 assertThat(serve.terminate(Duration.ofSeconds(30))).isZero();
                 String listening = serve.lines().stream().filter(l -> l.contains("http listening")).findFirst().orElseThrow();
-                JsonNode json = HttpJson.JSON.readTree(listening);
+                JsonNode json = Json.READER.readTree(listening);
                 assertThat(json.get("level").asText()).isEqualTo("INFO");
                 assertThat(json.get("formattedMessage").asText()).startsWith("http listening address=127.0.0.1:");
                 assertThat(serve.lines()).anyMatch(l -> l.contains("target starting") && l.startsWith("{"));

@@ -1,8 +1,8 @@
 package dev.jetsink.server;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.failed.FailedEventStore;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.DeliveryAudit;
 import dev.jetsink.server.testing.EventLoad;
 import dev.jetsink.server.testing.FaultRig;
@@ -98,7 +98,7 @@ class StreamSealedIT {
     private static Set<Integer> numbers(List<StoredMessage> messages) throws Exception {
         Set<Integer> out = new HashSet<>();
         for (StoredMessage m : messages) {
-            JsonNode json = HttpJson.JSON.readTree(m.data());
+            JsonNode json = Json.READER.readTree(m.data());
             out.add(EventLoad.numberOf(json.path("Key").asText("")));
         }
         return out;

@@ -1,7 +1,7 @@
 package dev.jetsink.server;
 
+import dev.jetsink.internal.event.Json;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.DaemonHarness;
 import dev.jetsink.server.testing.DeliveryAudit;
 import dev.jetsink.server.testing.EventLoad;
@@ -97,7 +97,7 @@ class TwoDaemonsIT {
     private static Set<String> msgIds(List<StoredMessage> stream, int from, int to) throws Exception {
         Set<String> ids = new HashSet<>();
         for (StoredMessage m : stream) {
-            int n = EventLoad.numberOf(HttpJson.JSON.readTree(m.data()).path("Key").asText(""));
+            int n = EventLoad.numberOf(Json.READER.readTree(m.data()).path("Key").asText(""));
             if (n >= from && n < to) {
                 m.msgId().ifPresent(ids::add);
             }

@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CanonicalJsonTest {
 
     private static JsonNode json(String s) throws Exception {
-        return JsonBody.MAPPER.readTree(s);
+        return Json.READER.readTree(s);
     }
 
     @Test

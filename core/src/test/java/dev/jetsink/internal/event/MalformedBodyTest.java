@@ -155,7 +155,7 @@ class MalformedBodyTest {
         byte[] body = "{\"version\":\"1\",\"api\":{\"name\":\"PutObject\",\"bucket\":\"b\",\"object\":\"\\ud83d\\ude00 \\\\ud800\"}}"
             .getBytes(StandardCharsets.UTF_8);
         byte[] published = EventParser.forKind(TargetKind.AUDIT).parse(body).get(0).payload();
-        assertThat(JsonBody.MAPPER.readTree(published).path("Records").path(0).path("data").path("api")
+        assertThat(Json.READER.readTree(published).path("Records").path(0).path("data").path("api")
             .path("object").textValue()).isEqualTo("\ud83d\ude00 \\ud800");
     }
 

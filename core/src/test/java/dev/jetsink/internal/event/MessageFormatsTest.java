@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class MessageFormatsTest {
 
     private static ObjectNode json(byte[] b) throws Exception {
-        return (ObjectNode) JsonBody.MAPPER.readTree(b);
+        return (ObjectNode) Json.READER.readTree(b);
     }
 
     private static S3EventRecord ceph(String key) throws Exception {

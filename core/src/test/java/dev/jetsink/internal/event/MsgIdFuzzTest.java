@@ -261,7 +261,7 @@ class MsgIdFuzzTest {
     /** The record or entry an envelope publishes. */
     private static JsonNode published(OutboundEvent e) {
         try {
-            return JsonBody.MAPPER.readTree(e.payload()).path("Records").path(0).path("data");
+            return Json.READER.readTree(e.payload()).path("Records").path(0).path("data");
         } catch (java.io.IOException ex) {
             throw new AssertionError(ex);
         }

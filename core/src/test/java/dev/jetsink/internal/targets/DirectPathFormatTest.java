@@ -1,11 +1,11 @@
 package dev.jetsink.internal.targets;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.event.S3EventRecord;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventAccess;
 import dev.jetsink.internal.event.Envelopes;
-import dev.jetsink.internal.event.JsonBody;
 import io.nats.client.Message;
 import io.nats.client.Subscription;
 import java.time.Duration;
@@ -43,7 +43,7 @@ class DirectPathFormatTest {
             assertThat(m.getHeaders().getFirst("ce-datacontenttype")).isEqualTo("application/json");
             assertThat(m.getHeaders().getFirst("ce-xsender")).isEqualTo("store%20a");
             assertThat(m.getHeaders().getFirst("Jetsink-Key")).isEqualTo("a b.jpg");
-            JsonNode payload = JsonBody.MAPPER.readTree(m.getData());
+            JsonNode payload = Json.READER.readTree(m.getData());
             assertThat(payload).isEqualTo(EventAccess.tree(record));
         }
     }

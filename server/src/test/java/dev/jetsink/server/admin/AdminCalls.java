@@ -1,10 +1,10 @@
 package dev.jetsink.server.admin;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.DaemonHarness;
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -56,7 +56,7 @@ final class AdminCalls {
 
     HttpResponse<String> put(TargetKind kind, String id, Map<String, String> keyValues, String query)
             throws IOException, InterruptedException {
-        ObjectNode body = HttpJson.JSON.createObjectNode();
+        ObjectNode body = Json.object();
         ArrayNode kv = body.putArray("key_values");
         keyValues.forEach((k, v) -> kv.addObject().put("key", k).put("value", v));
         return putRaw(kind, id, body.toString(), query);
@@ -83,16 +83,16 @@ final class AdminCalls {
 
     /** The listed target with this display id, or a missing node. */
     JsonNode listed(TargetKind kind, String displayId) throws IOException, InterruptedException {
-        for (JsonNode t : HttpJson.JSON.readTree(list(kind).body()).path("targets")) {
+        for (JsonNode t : Json.READER.readTree(list(kind).body()).path("targets")) {
             if (t.path("target").asText().equals(displayId)) {
                 return t;
             }
         }
-        return HttpJson.JSON.missingNode();
+        return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
     }
 
     static JsonNode json(HttpResponse<String> r) throws IOException {
-        return HttpJson.JSON.readTree(r.body());
+        return Json.READER.readTree(r.body());
     }
 
     private HttpRequest.Builder authorized(HttpRequest.Builder b) {

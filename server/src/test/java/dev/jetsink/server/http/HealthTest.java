@@ -1,5 +1,6 @@
 package dev.jetsink.server.http;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.testing.DaemonHarness;
@@ -20,7 +21,7 @@ class HealthTest {
 
     private static Map<String, JsonNode> byTarget(HttpResponse<String> r) throws Exception {
         Map<String, JsonNode> out = new HashMap<>();
-        HttpJson.JSON.readTree(r.body()).get("targets").forEach(t -> out.put(t.get("target").asText(), t));
+        Json.READER.readTree(r.body()).get("targets").forEach(t -> out.put(t.get("target").asText(), t));
         return out;
     }
 

@@ -1,5 +1,6 @@
 package dev.jetsink.server.http;
 
+import dev.jetsink.internal.event.Json;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.testing.EventLoad;
 import dev.jetsink.server.testing.FaultRig;
@@ -131,7 +132,7 @@ class HttpEdgeIT {
             assertThat(rig.awaitDrained(1, Duration.ofSeconds(30))).isTrue();
             List<StoredMessage> stored = rig.readStream();
             assertThat(stored).hasSize(1);
-            assertThat(HttpJson.JSON.readTree(stored.get(0).data()).path("Key").asText())
+            assertThat(Json.READER.readTree(stored.get(0).data()).path("Key").asText())
                 .isEqualTo(EventLoad.BUCKET + "/" + EventLoad.key(1));
         }
     }
@@ -195,7 +196,7 @@ class HttpEdgeIT {
             assertThat(rig.awaitDrained(1, Duration.ofSeconds(60))).as("delivered after the restart").isTrue();
             List<StoredMessage> stored = rig.readStream();
             assertThat(stored).hasSize(1);
-            assertThat(HttpJson.JSON.readTree(stored.get(0).data()).path("Key").asText())
+            assertThat(Json.READER.readTree(stored.get(0).data()).path("Key").asText())
                 .isEqualTo(EventLoad.BUCKET + "/" + EventLoad.key(1));
         }
     }

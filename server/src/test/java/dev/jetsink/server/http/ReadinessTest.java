@@ -1,5 +1,6 @@
 package dev.jetsink.server.http;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.testing.DaemonHarness;
@@ -36,7 +37,7 @@ class ReadinessTest {
     }
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {
-        return HttpJson.JSON.readTree(r.body());
+        return Json.READER.readTree(r.body());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.jetsink.server.http;
 
+import dev.jetsink.internal.event.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jetsink.server.testing.EventLoad;
@@ -107,7 +108,7 @@ class SlowClientIT {
             Set<Integer> events = new HashSet<>();
             for (StoredMessage m : stored) {
                 m.msgId().ifPresent(msgIds::add);
-                events.add(EventLoad.numberOf(HttpJson.JSON.readTree(m.data()).path("Key").asText()));
+                events.add(EventLoad.numberOf(Json.READER.readTree(m.data()).path("Key").asText()));
             }
             assertThat(stored).as("stored exactly once each").hasSize(NORMAL_POSTS);
             assertThat(msgIds).hasSize(NORMAL_POSTS);

@@ -1,9 +1,9 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.FaultRig;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
@@ -135,7 +135,7 @@ class FormatsIT {
             List<JsonNode> carried = new ArrayList<>();
             for (StoredMessage m : messages) {
                 CloudEvent e = NatsCloudEvents.decode(m);
-                JsonNode data = HttpJson.JSON.readTree(e.getData().toBytes());
+                JsonNode data = Json.READER.readTree(e.getData().toBytes());
                 carried.add(data);
                 assertAttributes(kind, e, (ObjectNode) data);
                 assertThat(m.msgId()).as("every format keeps its msg id").isPresent();
@@ -155,7 +155,7 @@ class FormatsIT {
     @Test
     void cephsCloudEventsHeadersSurviveIngestAndTheSendersAttributesWin() throws Exception {
         SenderRequest ceph = SenderRequest.load("ceph-rgw-real-sync-ObjectCreated-Copy.http").toPath("/notify");
-        ObjectNode record = (ObjectNode) HttpJson.JSON.readTree(ceph.body()).path("Records").path(0);
+        ObjectNode record = (ObjectNode) Json.READER.readTree(ceph.body()).path("Records").path(0);
         String id = record.path("responseElements").path("x-amz-request-id").asText() + "."
             + record.path("responseElements").path("x-amz-id-2").asText();
         // what radosgw adds with cloudevents=true (rgw_pubsub_push.cc): no ".s3." in the type, raw key
@@ -175,18 +175,18 @@ class FormatsIT {
             assertThat(e.getSource()).hasToString("ceph:s3..bkt-sync");
             assertThat(e.getSubject()).isEqualTo("a/copy.txt");
             assertThat(e.getTime().toInstant()).isEqualTo(Instant.parse("2026-12-03T07:27:45.950719Z"));
-            assertThat(HttpJson.JSON.readTree(e.getData().toBytes())).isEqualTo(record);
+            assertThat(Json.READER.readTree(e.getData().toBytes())).isEqualTo(record);
         }
     }
 
     @Test
     void aStructuredCloudEventIsAcceptedItsDataParsedAndItsAttributesKept() throws Exception {
         byte[] minio = SenderRequest.load("minio-notify-put.http").body();
-        ObjectNode event = HttpJson.JSON.createObjectNode().put("specversion", "1.0").put("id", "evt-1")
+        ObjectNode event = Json.object().put("specversion", "1.0").put("id", "evt-1")
             .put("source", "/stores/minio-a").put("type", "com.example.object.created").put("xregion", "eu 1");
-        event.set("data", HttpJson.JSON.readTree(minio));
+        event.set("data", Json.READER.readTree(minio));
         HttpResponse<String> answer = rig.post("/notify", "application/cloudevents+json; charset=utf-8",
-            HttpJson.JSON.writeValueAsBytes(event));
+            Json.WRITER.writeValueAsBytes(event));
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
         Stored s = awaitStored(TargetKind.NOTIFY, 1);
 
@@ -198,7 +198,7 @@ class FormatsIT {
         assertThat(binary.getSubject()).as("derived where the sender said nothing").isEqualTo("2025%2Fcat+1.jpg");
 
         HttpResponse<String> old = rig.post("/notify", "application/cloudevents+json",
-            HttpJson.JSON.writeValueAsBytes(event.deepCopy().put("specversion", "0.3")));
+            Json.WRITER.writeValueAsBytes(event.deepCopy().put("specversion", "0.3")));
         assertThat(old.statusCode()).isEqualTo(400);
         assertThat(old.body()).contains("specversion");
     }
@@ -271,7 +271,7 @@ class FormatsIT {
         List<ObjectNode> envelopeData() throws Exception {
             List<ObjectNode> data = new ArrayList<>();
             for (StoredMessage m : envelopes) {
-                data.add((ObjectNode) HttpJson.JSON.readTree(m.data()).path("Records").path(0).path("data"));
+                data.add((ObjectNode) Json.READER.readTree(m.data()).path("Records").path(0).path("data"));
             }
             return data;
         }

@@ -1,9 +1,9 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.EventLoad;
 import dev.jetsink.server.testing.WebhookFixtures;
 import java.io.ByteArrayOutputStream;
@@ -80,7 +80,7 @@ final class HostileBodies {
 
     private byte[] wrongType(String valid, boolean audit) {
         try {
-            ObjectNode root = (ObjectNode) HttpJson.JSON.readTree(valid);
+            ObjectNode root = (ObjectNode) Json.READER.readTree(valid);
             ObjectNode target = audit ? root : (ObjectNode) root.get("Records").get(0);
             String field = audit ? AUDIT_TYPED[random.nextInt(AUDIT_TYPED.length)]
                 : NOTIFY_REQUIRED[random.nextInt(NOTIFY_REQUIRED.length)];
@@ -92,7 +92,7 @@ final class HostileBodies {
             String last = parts[parts.length - 1];
             boolean wantsObject = parent.get(last) != null && parent.get(last).isObject();
             parent.set(last, wrongValue(wantsObject));
-            return HttpJson.JSON.writeValueAsBytes(root);
+            return Json.WRITER.writeValueAsBytes(root);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

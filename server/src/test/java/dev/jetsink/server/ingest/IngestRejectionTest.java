@@ -1,8 +1,8 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.DaemonHarness;
 import dev.jetsink.server.testing.WebhookFixtures;
 import dev.jetsink.testkit.StreamSpec;
@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class IngestRejectionTest {
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {
-        return HttpJson.JSON.readTree(r.body());
+        return Json.READER.readTree(r.body());
     }
 
     @Test

@@ -1,9 +1,9 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.targets.NatsTarget;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.DaemonHarness;
 import dev.jetsink.server.testing.WebhookFixtures;
 import dev.jetsink.testkit.StoredMessage;
@@ -23,7 +23,7 @@ import static org.awaitility.Awaitility.await;
 class IngestTest {
 
     private static JsonNode json(HttpResponse<String> r) throws Exception {
-        return HttpJson.JSON.readTree(r.body());
+        return Json.READER.readTree(r.body());
     }
 
     @Test
@@ -36,7 +36,7 @@ class IngestTest {
             await().atMost(DaemonHarness.AWAIT).until(() -> h.readStream(DaemonHarness.STREAM).size() == 1);
             StoredMessage m = h.readStream(DaemonHarness.STREAM).get(0);
             assertThat(m.msgId()).isPresent();
-            JsonNode published = HttpJson.JSON.readTree(m.text());
+            JsonNode published = Json.READER.readTree(m.text());
             assertThat(published.get("Key").asText()).isEqualTo("photos/my photo 1.jpg");
             assertThat(published.at("/Records/0/object_name").asText()).isEqualTo("my+photo+1.jpg");
         }
@@ -72,7 +72,7 @@ class IngestTest {
             HttpResponse<String> r = h.post("/notify", WebhookFixtures.rustfsMultipartComplete(7));
             assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
             await().atMost(DaemonHarness.AWAIT).until(() -> h.readStream(DaemonHarness.STREAM).size() == 1);
-            JsonNode published = HttpJson.JSON.readTree(h.readStream(DaemonHarness.STREAM).get(0).text());
+            JsonNode published = Json.READER.readTree(h.readStream(DaemonHarness.STREAM).get(0).text());
             assertThat(published.get("EventName").asText()).isEqualTo("s3:ObjectCreated:CompleteMultipartUpload");
             assertThat(published.get("Key").asText()).isEqualTo("backups/db dump 7.tar.gz");
             assertThat(published.at("/Records/0/object_name").asText()).isEqualTo("db+dump+7.tar.gz");

@@ -1,10 +1,10 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventParser;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.EventLoad;
 import dev.jetsink.server.testing.FaultRig;
 import java.net.http.HttpClient;
@@ -67,7 +67,7 @@ class LargeBodyFloodIT {
                             if (!expected) {
                                 bad.add((valid ? "valid" : "malformed") + " -> " + r.statusCode() + " " + r.body());
                             } else if (r.statusCode() == 200) {
-                                acceptedEvents.addAndGet(HttpJson.JSON.readTree(r.body()).get("accepted").asInt());
+                                acceptedEvents.addAndGet(Json.READER.readTree(r.body()).get("accepted").asInt());
                             }
                         } catch (Exception e) {
                             outcome = "no answer";
@@ -108,9 +108,9 @@ class LargeBodyFloodIT {
      * numbered from {@code first}; when {@code broken}, the last record's {@code s3} is a number.
      */
     static byte[] bigWebhook(int first, boolean broken) throws Exception {
-        ObjectNode template = (ObjectNode) HttpJson.JSON.readTree(EventLoad.body(first));
+        ObjectNode template = (ObjectNode) Json.READER.readTree(EventLoad.body(first));
         ObjectNode record = (ObjectNode) template.get("Records").get(0);
-        int recordBytes = HttpJson.JSON.writeValueAsBytes(record).length + 40;
+        int recordBytes = Json.WRITER.writeValueAsBytes(record).length + 40;
         int count = (EventParser.MAX_EVENT_BODY_BYTES - 4096) / recordBytes;
         ArrayNode records = template.putArray("Records");
         for (int i = 0; i < count; i++) {
@@ -121,7 +121,7 @@ class LargeBodyFloodIT {
         if (broken) {
             ((ObjectNode) records.get(count - 1)).put("s3", 42);
         }
-        byte[] body = HttpJson.JSON.writeValueAsBytes(template);
+        byte[] body = Json.WRITER.writeValueAsBytes(template);
         if (body.length > EventParser.MAX_EVENT_BODY_BYTES) {
             throw new IllegalStateException("body of " + body.length + " bytes is over the limit");
         }

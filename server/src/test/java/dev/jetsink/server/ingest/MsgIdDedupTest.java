@@ -1,5 +1,6 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.testing.DaemonHarness;
 import dev.jetsink.server.testing.MetricsText;
@@ -39,8 +40,8 @@ class MsgIdDedupTest {
     void aRecordWithTheSameMembersInAnotherOrderAndSpacingIsTheSameEvent() throws Exception {
         try (DaemonHarness h = new DaemonHarness().withDefaultStream().start()) {
             String compact = WebhookFixtures.putPhoto(7);
-            com.fasterxml.jackson.databind.JsonNode tree = dev.jetsink.server.http.HttpJson.JSON.readTree(compact);
-            String pretty = dev.jetsink.server.http.HttpJson.JSON.writerWithDefaultPrettyPrinter()
+            com.fasterxml.jackson.databind.JsonNode tree = Json.READER.readTree(compact);
+            String pretty = Json.PRETTY
                 .writeValueAsString(reversed(tree));
             assertThat(h.post("/notify", compact).statusCode()).isEqualTo(200);
             assertThat(h.post("/notify", pretty).statusCode()).isEqualTo(200);
@@ -111,12 +112,12 @@ class MsgIdDedupTest {
             List<String> names = new java.util.ArrayList<>();
             node.fieldNames().forEachRemaining(names::add);
             java.util.Collections.reverse(names);
-            com.fasterxml.jackson.databind.node.ObjectNode out = dev.jetsink.server.http.HttpJson.JSON.createObjectNode();
+            com.fasterxml.jackson.databind.node.ObjectNode out = Json.object();
             names.forEach(n -> out.set(n, reversed(node.get(n))));
             return out;
         }
         if (node.isArray()) {
-            com.fasterxml.jackson.databind.node.ArrayNode out = dev.jetsink.server.http.HttpJson.JSON.createArrayNode();
+            com.fasterxml.jackson.databind.node.ArrayNode out = Json.NODES.arrayNode();
             node.forEach(e -> out.add(reversed(e)));
             return out;
         }

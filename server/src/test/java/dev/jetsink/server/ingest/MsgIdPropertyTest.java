@@ -1,5 +1,6 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
@@ -9,7 +10,6 @@ import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventParser;
 import dev.jetsink.internal.event.MsgIds;
 import dev.jetsink.internal.event.OutboundEvent;
-import dev.jetsink.server.http.HttpJson;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,7 +64,7 @@ class MsgIdPropertyTest {
         List<JsonNode> out = new ArrayList<>();
         for (String line : new String(body, StandardCharsets.UTF_8).split("\n")) {
             if (!line.isBlank()) {
-                out.add(HttpJson.JSON.readTree(line));
+                out.add(Json.READER.readTree(line));
             }
         }
         return out;
@@ -73,7 +73,7 @@ class MsgIdPropertyTest {
     private static byte[] bodyOf(List<JsonNode> roots) throws Exception {
         StringBuilder s = new StringBuilder();
         for (JsonNode r : roots) {
-            s.append(HttpJson.JSON.writeValueAsString(r)).append('\n');
+            s.append(Json.WRITER.writeValueAsString(r)).append('\n');
         }
         return s.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -113,7 +113,7 @@ class MsgIdPropertyTest {
             return BooleanNode.valueOf(!leaf.asBoolean());
         }
         if (leaf.isNumber()) {
-            return HttpJson.JSON.getNodeFactory().numberNode(leaf.decimalValue().add(java.math.BigDecimal.ONE));
+            return Json.NODES.numberNode(leaf.decimalValue().add(java.math.BigDecimal.ONE));
         }
         return TextNode.valueOf("x");
     }

@@ -1,8 +1,8 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.EventLoad;
 import dev.jetsink.server.testing.FaultRig;
 import dev.jetsink.server.testing.RawHttp;
@@ -205,7 +205,7 @@ class SenderFixturesIT {
         List<StoredMessage> stored = rig.readStream();
         List<String> storedKeys = new ArrayList<>();
         for (StoredMessage m : stored) {
-            JsonNode envelope = HttpJson.JSON.readTree(m.data());
+            JsonNode envelope = Json.READER.readTree(m.data());
             String key = envelope.path("Key").asText();
             storedKeys.add(key);
             assertThat(key).as("Key starts with the record's bucket_name")

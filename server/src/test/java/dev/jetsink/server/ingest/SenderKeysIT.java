@@ -1,8 +1,8 @@
 package dev.jetsink.server.ingest;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.config.TargetKind;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.server.testing.FaultRig;
 import dev.jetsink.server.testing.RawHttp;
 import dev.jetsink.testkit.StoredMessage;
@@ -196,7 +196,7 @@ class SenderKeysIT {
 
     private static JsonNode envelope(StoredMessage m) {
         try {
-            return HttpJson.JSON.readTree(m.data());
+            return Json.READER.readTree(m.data());
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

@@ -1,9 +1,9 @@
 package dev.jetsink.server.testing;
 
+import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.queue.QueueInspector;
-import dev.jetsink.server.http.HttpJson;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -67,7 +67,7 @@ public final class DeliveryAudit {
         Set<String> msgIds = new HashSet<>();
         for (StoredMessage m : stream) {
             m.msgId().ifPresent(msgIds::add);
-            JsonNode json = HttpJson.JSON.readTree(m.data());
+            JsonNode json = Json.READER.readTree(m.data());
             int n = EventLoad.numberOf(json.path("Key").asText(""));
             if (n >= 0) {
                 copies.merge(n, 1, Integer::sum);
