@@ -4,37 +4,30 @@ import java.util.Objects;
 import java.util.OptionalInt;
 
 /**
- * A classified publish failure (DESIGN.md "Classification"): its family, what it was in the fixed
- * vocabulary, and what the dispatcher must do besides retrying or failing the entry.
+ * A classified publish failure, as a listener sees it in {@link LifecycleEvent.AttemptFailed} and
+ * {@link LifecycleEvent.MovedToFailedStore}: whether the entry stays queued or goes to the failed
+ * store, what happened in a fixed vocabulary, and the server's codes when it sent any.
  *
  * <p>{@link #detail()} is what gets logged and stored in a failed record; it is built only from
  * {@link Cause} labels, numeric codes and the configured or capturing stream name, never from raw
  * server or exception text.
  *
- * @param family         transient (entry stays queued) or permanent (failed store)
- * @param cause          what happened, from the fixed vocabulary
- * @param detail         the stored and logged description
- * @param resetsVerdict  the stream verdict must go back to UNSET
- * @param unexpectedStream the subject is now captured by another stream
- * @param entrySpecific  only this entry is rescheduled; the target does not enter probe mode
- * @param apiErrorCode   the JetStream {@code err_code} when the server sent one
- * @param status         the server's HTTP-like status when there was one
+ * @param family       transient (entry stays queued) or permanent (failed store)
+ * @param cause        what happened, from the fixed vocabulary
+ * @param detail       the stored and logged description
+ * @param apiErrorCode the JetStream {@code err_code} when the server sent one
+ * @param status       the server's HTTP-like status when there was one
  */
-public record Outcome(Family family, Cause cause, String detail, boolean resetsVerdict,
-                      boolean unexpectedStream, boolean entrySpecific,
-                      OptionalInt apiErrorCode, OptionalInt status) {
+public record Outcome(Family family, Cause cause, String detail, OptionalInt apiErrorCode, OptionalInt status) {
 
     /**
      * Checks that every component is present.
      *
-     * @param family           transient or permanent
-     * @param cause            what happened
-     * @param detail           the stored and logged description
-     * @param resetsVerdict    the stream verdict must go back to UNSET
-     * @param unexpectedStream the subject is captured by another stream
-     * @param entrySpecific    only this entry is rescheduled
-     * @param apiErrorCode     the JetStream {@code err_code}, when sent
-     * @param status           the server's status, when sent
+     * @param family       transient or permanent
+     * @param cause        what happened
+     * @param detail       the stored and logged description
+     * @param apiErrorCode the JetStream {@code err_code}, when sent
+     * @param status       the server's status, when sent
      * @throws NullPointerException when one is null
      */
     public Outcome {
@@ -132,82 +125,5 @@ public record Outcome(Family family, Cause cause, String detail, boolean resetsV
      */
     public boolean isPermanent() {
         return family == Family.PERMANENT;
-    }
-
-    /**
-     * A transient outcome with no server code and no flags.
-     *
-     * @param cause what happened
-     * @return the outcome, its detail the cause's label
-     */
-    public static Outcome transientOf(Cause cause) {
-        return new Outcome(Family.TRANSIENT, cause, cause.label(), false, false, false,
-                OptionalInt.empty(), OptionalInt.empty());
-    }
-
-    /**
-     * The attempt deadline ran out (DESIGN.md "Delivery"); built by the dispatcher, which owns the
-     * deadline.
-     *
-     * @return a transient outcome
-     */
-    public static Outcome attemptDeadlineExceeded() {
-        return transientOf(Cause.ATTEMPT_DEADLINE_EXCEEDED);
-    }
-
-    /**
-     * A live validation on the publish path failed before publishing: the entry stays.
-     *
-     * @return a transient outcome
-     */
-    public static Outcome validationFailed() {
-        return transientOf(Cause.STREAM_VALIDATION_FAILED);
-    }
-
-    /**
-     * The connection could not be established at all: retried, never classified further.
-     *
-     * @return a transient outcome
-     */
-    public static Outcome connectFailed() {
-        return transientOf(Cause.CONNECT_FAILED);
-    }
-
-    /**
-     * The unexpected-stream case (DESIGN.md "Stream validation and verdict"), naming the stream
-     * that captured (or acknowledged) the subject: transient, resets the verdict.
-     *
-     * @param capturingStream the stream that captured the subject
-     * @return a transient outcome that resets the verdict
-     */
-    public static Outcome unexpectedStream(String capturingStream) {
-        return new Outcome(Family.TRANSIENT, Cause.UNEXPECTED_STREAM,
-                Cause.UNEXPECTED_STREAM.label() + " " + capturingStream, true, true, false,
-                OptionalInt.empty(), OptionalInt.empty());
-    }
-
-    /**
-     * This outcome with the capturing stream named in its detail, for a 10060 rejection once the
-     * dispatcher has looked the capturing stream up ({@code getStreamNames(subject)}).
-     *
-     * @param capturingStream the stream that captures the subject
-     * @return a copy with that detail
-     */
-    public Outcome namingCapturingStream(String capturingStream) {
-        return new Outcome(family, cause, Cause.UNEXPECTED_STREAM.label() + " " + capturingStream,
-                resetsVerdict, unexpectedStream, entrySpecific, apiErrorCode, status);
-    }
-
-    /**
-     * How a 10109 sealed rejection is handled when it is not the first after a cached PASS
-     * (DESIGN.md "Delivery"): the verdict was already reset by an earlier rejection, so this one
-     * counts as a failed validation and the entry stays queued.
-     *
-     * @return a transient failed-validation outcome keeping this one's codes
-     */
-    public Outcome asFailedValidation() {
-        return new Outcome(Family.TRANSIENT, Cause.STREAM_VALIDATION_FAILED,
-                Cause.STREAM_VALIDATION_FAILED.label() + " (" + cause.label() + ")", false, false, false,
-                apiErrorCode, status);
     }
 }

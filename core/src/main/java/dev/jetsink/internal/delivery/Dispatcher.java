@@ -1,6 +1,7 @@
 package dev.jetsink.internal.delivery;
 
 import dev.jetsink.internal.failed.FailedRecord;
+import dev.jetsink.internal.nats.Classified;
 import dev.jetsink.internal.publish.Publisher;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.internal.time.Deadline;
@@ -271,12 +272,13 @@ public final class Dispatcher implements Runnable {
         }
     }
 
-    private void handleFailure(PendingEntry p, Outcome o) {
+    private void handleFailure(PendingEntry p, Classified c) {
+        Outcome o = c.outcome();
         ctx.events().attemptFailed(new LifecycleEvent.AttemptFailed(
             ctx.target(), p.entry().msgId(), o, p.retry().attemptsInCycle() + 1));
         if (o.isPermanent() && ctx.failedStore().isPresent()) {
             moveToFailedStore(p, o);
-        } else if (o.isPermanent() || o.entrySpecific()) {
+        } else if (o.isPermanent() || c.entrySpecific()) {
             if (p == probe) {
                 leaveProbeMode(); // the broker answered: only this entry has a problem
             }

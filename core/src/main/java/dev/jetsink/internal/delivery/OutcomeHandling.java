@@ -1,5 +1,6 @@
 package dev.jetsink.internal.delivery;
 
+import dev.jetsink.internal.nats.Classified;
 import dev.jetsink.internal.nats.ConnectFailedException;
 import dev.jetsink.internal.publish.OutcomeException;
 import dev.jetsink.internal.publish.StreamCheck;
@@ -8,15 +9,14 @@ import dev.jetsink.lifecycle.Outcome;
 import dev.jetsink.lifecycle.ResetReason;
 import dev.jetsink.lifecycle.StreamVerdict;
 import java.util.Optional;
-import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns what an attempt reported into the outcome the dispatcher acts on, applying the verdict
- * rules (DESIGN.md "Delivery", "Stream validation and verdict") that depend on the target's state:
- * which outcomes reset the verdict, when a 10109 is terminal, and when the unexpected-stream
- * warning is logged.
+ * Turns what an attempt reported into the classified failure the dispatcher acts on, applying the
+ * verdict rules (DESIGN.md "Delivery", "Stream validation and verdict") that depend on the
+ * target's state: which outcomes reset the verdict, when a 10109 is terminal, and when the
+ * unexpected-stream warning is logged.
  */
 public final class OutcomeHandling {
 
@@ -30,57 +30,57 @@ public final class OutcomeHandling {
     }
 
     /** A failure before anything was published: always transient (DESIGN.md "Classification"). */
-    Outcome classifyPreparation(Exception e) {
+    Classified classifyPreparation(Exception e) {
         if (e instanceof StreamCheck.StreamValidationFailure) {
-            return Outcome.validationFailed();
+            return Classified.validationFailed();
         }
         if (e instanceof ConnectFailedException cf) {
             // At debug: the cycle's exhaustion warning names the error once per cycle.
             log.debug("NATS connection failed target=\"{}\" reason={} error=\"{}\"", ctx.target(),
                 cf.reason(), cf.getMessage());
             return cf.reason() == ConnectFailedException.Reason.AUTHENTICATION
-                ? Outcome.transientOf(Outcome.Cause.AUTHENTICATION_FAILED)
-                : Outcome.connectFailed();
+                ? Classified.transientOf(Outcome.Cause.AUTHENTICATION_FAILED)
+                : Classified.connectFailed();
         }
-        Outcome o = ctx.classifier().classify(e);
-        return o.isTransient() ? o : Outcome.connectFailed();
+        Classified c = ctx.classifier().classify(e);
+        return c.outcome().isTransient() ? c : Classified.connectFailed();
     }
 
     /** The outcome of one publish, with its verdict side effects applied. */
-    Outcome classifyPublish(Throwable failure, PendingEntry entry) {
+    Classified classifyPublish(Throwable failure, PendingEntry entry) {
         if (failure instanceof QueueReadFailure) {
             log.error("queue record unreadable, entry stays queued target=\"{}\" seq={} msg_id={}",
                 ctx.target(), entry.seq(), entry.entry().msgId());
-            return new Outcome(Outcome.Family.TRANSIENT, Outcome.Cause.UNCLASSIFIED, "queue record unreadable",
-                false, false, true, OptionalInt.empty(), OptionalInt.empty());
+            return Classified.onlyThisEntry(Outcome.Cause.UNCLASSIFIED, "queue record unreadable");
         }
-        Outcome o = failure instanceof OutcomeException oe ? oe.outcome() : ctx.classifier().classify(failure);
-        if (o.cause() == Outcome.Cause.STREAM_SEALED) {
+        Classified c = failure instanceof OutcomeException oe ? oe.classified() : ctx.classifier().classify(failure);
+        Outcome.Cause cause = c.outcome().cause();
+        if (cause == Outcome.Cause.STREAM_SEALED) {
             // Terminal only for the first rejection after a cached PASS; the rest of the window
             // then counts as a failed validation (DESIGN.md "Delivery").
-            return reset(ResetReason.STREAM_SEALED) ? o : o.asFailedValidation();
+            return reset(ResetReason.STREAM_SEALED) ? c : c.asFailedValidation();
         }
-        if (o.unexpectedStream()) {
+        if (c.unexpectedStream()) {
             boolean first = reset(ResetReason.UNEXPECTED_STREAM);
             if (first) {
                 // One lookup per PASS period, not one per rejected publish of the window.
                 capturing = ctx.capturingStream().get().orElse("unknown");
             }
-            o = o.namingCapturingStream(capturing);
+            c = c.namingCapturingStream(capturing);
             if (first) {
                 log.warn("JetStream publish acknowledged by an unexpected stream target=\"{}\" stream={} "
                     + "capturing_stream={} msg_id={}", ctx.target(), ctx.stream(), capturing, entry.entry().msgId());
             } else {
                 log.debug("unexpected stream again target=\"{}\" capturing_stream={}", ctx.target(), capturing);
             }
-            return o;
+            return c;
         }
-        if (o.resetsVerdict()) {
-            reset(o.cause() == Outcome.Cause.STREAM_NOT_FOUND
+        if (c.resetsVerdict()) {
+            reset(cause == Outcome.Cause.STREAM_NOT_FOUND
                 ? ResetReason.STREAM_NOT_FOUND
                 : ResetReason.NO_RESPONDERS);
         }
-        return o;
+        return c;
     }
 
     /** Resets the verdict; true when it was PASS (the first reset of this PASS period). */

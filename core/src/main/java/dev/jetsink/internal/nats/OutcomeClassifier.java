@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  * <p>One instance per target: the path decides how an oversized payload is treated and the
  * configured stream is what a PubAck must name. Stateless and thread-safe. Whether a 10109 sealed
  * rejection is "the first after a cached PASS" is the caller's call: it resets the verdict and, if
- * that reset changed nothing, uses {@link Outcome#asFailedValidation()} instead.
+ * that reset changed nothing, uses {@link Classified#asFailedValidation()} instead.
  */
 public final class OutcomeClassifier {
 
@@ -143,7 +143,7 @@ public final class OutcomeClassifier {
      * {@link CompletionException}, {@link UncheckedIOException}, a bare {@link RuntimeException})
      * are unwrapped to the first meaningful cause.
      */
-    public Outcome classify(Throwable failure) {
+    public Classified classify(Throwable failure) {
         Evidence evidence = Evidence.of(Failures.unwrap(failure), path);
         Row row = rowFor(evidence);
         return row.outcomeFor(evidence);
@@ -157,8 +157,8 @@ public final class OutcomeClassifier {
      * when a leader change dropped it (DESIGN.md "Server versions"). It is transient for this entry
      * alone, which is published again until an ack names a sequence.
      */
-    public Optional<Outcome> checkAck(PublishAck ack) {
-        Optional<Outcome> mismatch = checkAckStream(Optional.ofNullable(ack.getStream()).orElse("(none)"));
+    public Optional<Classified> checkAck(PublishAck ack) {
+        Optional<Classified> mismatch = checkAckStream(Optional.ofNullable(ack.getStream()).orElse("(none)"));
         if (mismatch.isEmpty() && ack.isDuplicate() && ack.getSeqno() <= 0) {
             return Optional.of(DUPLICATE_WITHOUT_SEQUENCE);
         }
@@ -166,15 +166,15 @@ public final class OutcomeClassifier {
     }
 
     /** What {@link #checkAck} makes of a duplicate ack with sequence 0. */
-    static final Outcome DUPLICATE_WITHOUT_SEQUENCE = new Outcome(Family.TRANSIENT, Cause.SERVER_ERROR,
+    static final Classified DUPLICATE_WITHOUT_SEQUENCE = Classified.onlyThisEntry(Cause.SERVER_ERROR,
             Cause.SERVER_ERROR.label() + ": duplicate ack with sequence 0 (the first publish of this msg id may not"
-                + " be stored; published again)", false, false, true, OptionalInt.empty(), OptionalInt.empty());
+                + " be stored; published again)");
 
     /** {@link #checkAck(PublishAck)} given only the stream the ack names. */
-    public Optional<Outcome> checkAckStream(String ackStream) {
+    public Optional<Classified> checkAckStream(String ackStream) {
         String configured = stream.orElseThrow(
                 () -> new IllegalStateException("a Core-path target receives no PubAck"));
-        return configured.equals(ackStream) ? Optional.empty() : Optional.of(Outcome.unexpectedStream(ackStream));
+        return configured.equals(ackStream) ? Optional.empty() : Optional.of(Classified.unexpectedStream(ackStream));
     }
 
     /** The row deciding {@code failure}; exposed to tests so each row can be shown to be reachable. */
@@ -237,7 +237,7 @@ public final class OutcomeClassifier {
         }
     }
 
-    /** One row of the table: a matcher and the outcome it produces. */
+    /** One row of the table: a matcher and the classified failure it produces. */
     record Row(String name, Predicate<Evidence> matches, Family family, Cause cause,
                boolean resetsVerdict, boolean unexpectedStream, boolean entrySpecific) {
 
@@ -261,9 +261,9 @@ public final class OutcomeClassifier {
             return new Row(name, matches, family, cause, resetsVerdict, unexpectedStream, true);
         }
 
-        Outcome outcomeFor(Evidence e) {
-            return new Outcome(family, cause, detail(e), resetsVerdict, unexpectedStream, entrySpecific,
-                    e.apiCode(), e.status());
+        Classified outcomeFor(Evidence e) {
+            return new Classified(new Outcome(family, cause, detail(e), e.apiCode(), e.status()),
+                    resetsVerdict, unexpectedStream, entrySpecific);
         }
 
         private String detail(Evidence e) {

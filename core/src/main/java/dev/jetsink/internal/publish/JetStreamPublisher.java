@@ -1,6 +1,7 @@
 package dev.jetsink.internal.publish;
 
 import dev.jetsink.PayloadFormat;
+import dev.jetsink.internal.nats.Classified;
 import dev.jetsink.internal.nats.ConnectFailedException;
 import dev.jetsink.internal.nats.OutcomeClassifier;
 import dev.jetsink.internal.queue.QueuedEntry;
@@ -112,7 +113,7 @@ public final class JetStreamPublisher implements Publisher {
         // jnats keeps these waiting through a reconnect; the same ids are retried instead
         // (DESIGN.md "Msg ids")
         for (CompletableFuture<Delivered> f : open) {
-            f.completeExceptionally(new OutcomeException(Outcome.transientOf(Outcome.Cause.CONNECTION_LOST)));
+            f.completeExceptionally(new OutcomeException(Classified.transientOf(Outcome.Cause.CONNECTION_LOST)));
         }
     }
 

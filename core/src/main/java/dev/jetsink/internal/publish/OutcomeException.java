@@ -1,18 +1,22 @@
 package dev.jetsink.internal.publish;
 
-import dev.jetsink.lifecycle.Outcome;
+import dev.jetsink.internal.nats.Classified;
 
-/** Carries an outcome decided by a publisher itself (a PubAck from an unexpected stream). */
+/**
+ * Carries a failure classified by a publisher itself (a PubAck from an unexpected stream, a publish
+ * failed by a lost connection).
+ */
 public final class OutcomeException extends Exception {
     private static final long serialVersionUID = 1L;
-    private final transient Outcome outcome;
+    private final transient Classified classified;
 
-    OutcomeException(Outcome outcome) {
-        super(outcome.detail(), null, false, false);
-        this.outcome = outcome;
+    OutcomeException(Classified classified) {
+        super(classified.outcome().detail(), null, false, false);
+        this.classified = classified;
     }
 
-    public Outcome outcome() {
-        return outcome;
+    /** The failure as the publisher classified it. */
+    public Classified classified() {
+        return classified;
     }
 }

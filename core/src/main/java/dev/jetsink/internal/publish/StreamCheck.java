@@ -1,5 +1,6 @@
 package dev.jetsink.internal.publish;
 
+import dev.jetsink.internal.nats.Classified;
 import dev.jetsink.internal.nats.DuplicateWindow;
 import dev.jetsink.internal.nats.JetStreamApi;
 import dev.jetsink.internal.nats.OutcomeClassifier;
@@ -98,7 +99,7 @@ public final class StreamCheck {
     public ValidationResult lookup(Connection c, Deadline deadline) {
         Duration timeout = deadline.remaining();
         if (timeout.compareTo(MIN_LOOKUP) < 0) {
-            return validator.unreachable(dev.jetsink.lifecycle.Outcome.attemptDeadlineExceeded());
+            return validator.unreachable(Classified.attemptDeadlineExceeded().outcome());
         }
         ValidationResult result;
         try {
@@ -107,7 +108,7 @@ public final class StreamCheck {
             observedWindow = Optional.of(facts.duplicateWindow());
             result = validator.validate(facts);
         } catch (JetStreamApiException | IOException | RuntimeException e) {
-            result = validator.lookupFailed(classifier.classify(e));
+            result = validator.lookupFailed(classifier.classify(e).outcome());
             if (!api.isDefault() && result instanceof ValidationResult.Failed f && f.has(ValidationResult.Cause.UNREACHABLE)) {
                 // a wrong domain or prefix looks like JetStream being off: say which one was asked
                 result = f.and(new ValidationResult.Problem(ValidationResult.Cause.UNREACHABLE,

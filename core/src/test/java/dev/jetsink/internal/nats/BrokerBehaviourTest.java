@@ -146,9 +146,9 @@ class BrokerBehaviourTest {
 
         for (JetStreamApiException e : List.of(fresh, stored)) {
             assertApiError(e, 400, 10109);
-            Outcome outcome = classifier("SEALED").classify(e);
-            assertOutcome(outcome, Family.PERMANENT, Outcome.Cause.STREAM_SEALED, 10109);
-            assertThat(outcome.resetsVerdict()).isTrue();
+            Classified classified = classifier("SEALED").classify(e);
+            assertOutcome(classified, Family.PERMANENT, Outcome.Cause.STREAM_SEALED, 10109);
+            assertThat(classified.resetsVerdict()).isTrue();
         }
         assertThat(validator("SEALED", "sealed").validate(facts("SEALED")))
                 .isInstanceOfSatisfying(ValidationResult.Failed.class, f -> assertThat(f.has(Cause.SEALED)).isTrue());
@@ -224,11 +224,11 @@ class BrokerBehaviourTest {
         }
 
         assertThat(e).hasMessage("Error Publishing: 503 No Responders Available For Request");
-        Outcome outcome = classifier("ANY").classify(e);
-        assertThat(outcome.family()).isEqualTo(Family.TRANSIENT);
-        assertThat(outcome.cause()).isEqualTo(Outcome.Cause.NO_RESPONDERS);
-        assertThat(outcome.status()).isEqualTo(OptionalInt.of(503));
-        assertThat(outcome.resetsVerdict()).isTrue();
+        Classified classified = classifier("ANY").classify(e);
+        assertThat(classified.outcome().family()).isEqualTo(Family.TRANSIENT);
+        assertThat(classified.outcome().cause()).isEqualTo(Outcome.Cause.NO_RESPONDERS);
+        assertThat(classified.outcome().status()).isEqualTo(OptionalInt.of(503));
+        assertThat(classified.resetsVerdict()).isTrue();
     }
 
     @Test
@@ -239,10 +239,10 @@ class BrokerBehaviourTest {
 
         assertApiError(e, 400, 10060);
         assertThat(e.getErrorDescription()).isEqualTo("expected stream does not match");
-        Outcome outcome = classifier("CONFIGURED").classify(e);
-        assertOutcome(outcome, Family.TRANSIENT, Outcome.Cause.UNEXPECTED_STREAM, 10060);
-        assertThat(outcome.unexpectedStream()).isTrue();
-        assertThat(outcome.resetsVerdict()).isTrue();
+        Classified classified = classifier("CONFIGURED").classify(e);
+        assertOutcome(classified, Family.TRANSIENT, Outcome.Cause.UNEXPECTED_STREAM, 10060);
+        assertThat(classified.unexpectedStream()).isTrue();
+        assertThat(classified.resetsVerdict()).isTrue();
         assertThat(Streams.state(conn, "ACTUAL").getMsgCount()).as("refused before storing").isZero();
     }
 
@@ -330,7 +330,7 @@ class BrokerBehaviourTest {
                 f -> assertThat(f.has(Cause.MIRROR)).isTrue());
         assertThat(ack.getStream()).isEqualTo("ORIGIN");
         assertThat(classifier("COPY").checkAck(ack)).hasValueSatisfying(
-                o -> assertThat(o.cause()).isEqualTo(Outcome.Cause.UNEXPECTED_STREAM));
+                c -> assertThat(c.outcome().cause()).isEqualTo(Outcome.Cause.UNEXPECTED_STREAM));
     }
 
     @Test
@@ -520,10 +520,10 @@ class BrokerBehaviourTest {
         // Without expectedStream the server stores and acknowledges; only jetsink's ack check notices.
         PublishAck ack = publish("elsewhere", options().build());
 
-        assertThat(classifier("CONFIGURED").checkAck(ack)).hasValueSatisfying(o -> {
-            assertThat(o.cause()).isEqualTo(Outcome.Cause.UNEXPECTED_STREAM);
-            assertThat(o.detail()).isEqualTo("unexpected stream ELSEWHERE");
-            assertThat(o.resetsVerdict()).isTrue();
+        assertThat(classifier("CONFIGURED").checkAck(ack)).hasValueSatisfying(c -> {
+            assertThat(c.outcome().cause()).isEqualTo(Outcome.Cause.UNEXPECTED_STREAM);
+            assertThat(c.outcome().detail()).isEqualTo("unexpected stream ELSEWHERE");
+            assertThat(c.resetsVerdict()).isTrue();
         });
     }
 
@@ -590,7 +590,7 @@ class BrokerBehaviourTest {
             try {
                 return r3.publish("r3", PAYLOAD, options().messageId(msgId).expectedStream("R3").build());
             } catch (IOException | JetStreamApiException | IllegalStateException e) {
-                Outcome outcome = classifier.classify(e);
+                Outcome outcome = classifier.classify(e).outcome();
                 assertThat(outcome.family()).as("%s during a leader change", e).isEqualTo(Family.TRANSIENT);
                 failures.add(outcome.detail());
                 Thread.sleep(100);
@@ -644,7 +644,8 @@ class BrokerBehaviourTest {
         assertThat(e.getApiErrorCode()).as("err_code of %s", e).isEqualTo(apiCode);
     }
 
-    private static void assertOutcome(Outcome outcome, Family family, Outcome.Cause cause, int apiCode) {
+    private static void assertOutcome(Classified classified, Family family, Outcome.Cause cause, int apiCode) {
+        Outcome outcome = classified.outcome();
         assertThat(outcome.family()).as("family of %s", outcome).isEqualTo(family);
         assertThat(outcome.cause()).as("cause of %s", outcome).isEqualTo(cause);
         assertThat(outcome.apiErrorCode()).isEqualTo(OptionalInt.of(apiCode));

@@ -170,15 +170,16 @@ class OutcomeClassifierTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void eachRowOfTheTableGivesItsOutcome(Case c) {
-        Outcome outcome = classifier(c.path()).classify(c.error());
+        Classified classified = classifier(c.path()).classify(c.error());
+        Outcome outcome = classified.outcome();
 
         assertThat(classifier(c.path()).rowFor(c.error()).name()).isEqualTo(c.row());
         assertThat(outcome.family()).isEqualTo(c.family());
         assertThat(outcome.cause()).isEqualTo(c.cause());
         assertThat(outcome.detail()).isEqualTo(c.detail());
-        assertThat(outcome.resetsVerdict()).isEqualTo(c.flags().contains(RESETS));
-        assertThat(outcome.unexpectedStream()).isEqualTo(c.flags().contains(UNEXPECTED));
-        assertThat(outcome.entrySpecific()).isEqualTo(c.flags().contains(ENTRY));
+        assertThat(classified.resetsVerdict()).isEqualTo(c.flags().contains(RESETS));
+        assertThat(classified.unexpectedStream()).isEqualTo(c.flags().contains(UNEXPECTED));
+        assertThat(classified.entrySpecific()).isEqualTo(c.flags().contains(ENTRY));
         assertThat(outcome.detail()).doesNotContain("s3cr3t").doesNotContain("raw");
     }
 
@@ -194,7 +195,7 @@ class OutcomeClassifierTest {
     void everyListedTransientCodeIsTransientEvenBelowStatus500() {
         for (int code : List.of(10008, 10009, 10023, 10028, 10039, 10047, 10063, 10076, 10077, 10118,
                 10163, 10167, 10194, 10202)) {
-            Outcome outcome = classifier(JETSTREAM).classify(api(400, code));
+            Outcome outcome = classifier(JETSTREAM).classify(api(400, code)).outcome();
             assertThat(outcome.family()).as("code %d", code).isEqualTo(Family.TRANSIENT);
             assertThat(outcome.detail()).isEqualTo("server error code " + code + " status 400");
             assertThat(classifier(JETSTREAM).rowFor(api(400, code)).name()).isEqualTo("listed transient codes");
@@ -207,14 +208,14 @@ class OutcomeClassifierTest {
         Throwable completion = new CompletionException(new RuntimeException(new java.io.UncheckedIOException(
                 new IOException("Error Publishing: 503 No Responders Available For Request"))));
 
-        assertThat(classifier(JETSTREAM).classify(wrapped).cause()).isEqualTo(Cause.STREAM_NOT_FOUND);
-        assertThat(classifier(JETSTREAM).classify(completion).cause()).isEqualTo(Cause.NO_RESPONDERS);
+        assertThat(classifier(JETSTREAM).classify(wrapped).outcome().cause()).isEqualTo(Cause.STREAM_NOT_FOUND);
+        assertThat(classifier(JETSTREAM).classify(completion).outcome().cause()).isEqualTo(Cause.NO_RESPONDERS);
     }
 
     @Test
     void illegalStateExceptionIsNotUnwrappedIntoItsCause() {
         Throwable error = new IllegalStateException("Output queue is full 5000", new IOException("x"));
-        assertThat(classifier(JETSTREAM).classify(error).cause()).isEqualTo(Cause.OUTPUT_QUEUE_FULL);
+        assertThat(classifier(JETSTREAM).classify(error).outcome().cause()).isEqualTo(Cause.OUTPUT_QUEUE_FULL);
     }
 
     @Test
@@ -234,51 +235,54 @@ class OutcomeClassifierTest {
         // nats-server 2.10.14-2.10.29 answer so while the id's first publish is in flight, and keep
         // answering so if a leader change dropped that publish; jnats passes such an ack on
         PublishAck ack = ack("{\"stream\":\"RUSTFS_EVENTS\",\"seq\":0,\"duplicate\":true}");
-        Outcome outcome = classifier(JETSTREAM).checkAck(ack).orElseThrow();
-        assertThat(outcome.family()).isEqualTo(Family.TRANSIENT);
-        assertThat(outcome.cause()).isEqualTo(Cause.SERVER_ERROR);
-        assertThat(outcome.entrySpecific()).as("the target stays healthy; only this entry waits").isTrue();
-        assertThat(outcome.resetsVerdict()).isFalse();
-        assertThat(outcome.detail()).contains("duplicate ack with sequence 0");
+        Classified classified = classifier(JETSTREAM).checkAck(ack).orElseThrow();
+        assertThat(classified.outcome().family()).isEqualTo(Family.TRANSIENT);
+        assertThat(classified.outcome().cause()).isEqualTo(Cause.SERVER_ERROR);
+        assertThat(classified.entrySpecific()).as("the target stays healthy; only this entry waits").isTrue();
+        assertThat(classified.resetsVerdict()).isFalse();
+        assertThat(classified.outcome().detail()).contains("duplicate ack with sequence 0");
         assertThat(classifier(JETSTREAM).checkAck(ack("{\"stream\":\"OTHER\",\"seq\":0,\"duplicate\":true}"))
             .orElseThrow().unexpectedStream()).as("another stream's ack stays an unexpected stream").isTrue();
     }
 
     @Test
     void ackFromAnotherStreamIsAnUnexpectedStreamThatResetsTheVerdict() throws Exception {
-        Outcome outcome = classifier(JETSTREAM).checkAck(ack("{\"stream\":\"OTHER\",\"seq\":1}")).orElseThrow();
+        Classified classified = classifier(JETSTREAM).checkAck(ack("{\"stream\":\"OTHER\",\"seq\":1}")).orElseThrow();
 
-        assertThat(outcome.family()).isEqualTo(Family.TRANSIENT);
-        assertThat(outcome.unexpectedStream()).isTrue();
-        assertThat(outcome.resetsVerdict()).isTrue();
-        assertThat(outcome.detail()).isEqualTo("unexpected stream OTHER");
+        assertThat(classified.outcome().family()).isEqualTo(Family.TRANSIENT);
+        assertThat(classified.unexpectedStream()).isTrue();
+        assertThat(classified.resetsVerdict()).isTrue();
+        assertThat(classified.outcome().detail()).isEqualTo("unexpected stream OTHER");
     }
 
     @Test
     void expectedStreamRejectionNamesTheCapturingStreamOnceLookedUp() {
-        Outcome outcome = classifier(JETSTREAM).classify(api(400, 10060)).namingCapturingStream("OTHER");
-        assertThat(outcome.detail()).isEqualTo("unexpected stream OTHER");
-        assertThat(outcome.unexpectedStream()).isTrue();
-        assertThat(outcome.resetsVerdict()).isTrue();
+        Classified classified = classifier(JETSTREAM).classify(api(400, 10060)).namingCapturingStream("OTHER");
+        assertThat(classified.outcome().detail()).isEqualTo("unexpected stream OTHER");
+        assertThat(classified.outcome().apiErrorCode()).hasValue(10060);
+        assertThat(classified.unexpectedStream()).isTrue();
+        assertThat(classified.resetsVerdict()).isTrue();
     }
 
     @Test
     void sealedRejectionAfterTheVerdictWasAlreadyResetIsAFailedValidation() {
-        Outcome sealed = classifier(JETSTREAM).classify(api(400, 10109));
-        Outcome later = sealed.asFailedValidation();
+        Classified sealed = classifier(JETSTREAM).classify(api(400, 10109));
+        Classified later = sealed.asFailedValidation();
 
-        assertThat(later.family()).isEqualTo(Family.TRANSIENT);
-        assertThat(later.cause()).isEqualTo(Cause.STREAM_VALIDATION_FAILED);
-        assertThat(later.detail()).isEqualTo("stream validation failed (stream sealed)");
+        assertThat(later.outcome().family()).isEqualTo(Family.TRANSIENT);
+        assertThat(later.outcome().cause()).isEqualTo(Cause.STREAM_VALIDATION_FAILED);
+        assertThat(later.outcome().detail()).isEqualTo("stream validation failed (stream sealed)");
+        assertThat(later.outcome().apiErrorCode()).hasValue(10109);
         assertThat(later.resetsVerdict()).isFalse();
     }
 
     @Test
     void dispatcherBuiltOutcomesUseTheFixedVocabulary() {
-        assertThat(Outcome.attemptDeadlineExceeded().detail()).isEqualTo("attempt deadline exceeded");
-        assertThat(Outcome.validationFailed().detail()).isEqualTo("stream validation failed");
-        assertThat(Outcome.connectFailed().detail()).isEqualTo("connect failed");
-        assertThat(Stream.of(Outcome.attemptDeadlineExceeded(), Outcome.validationFailed(), Outcome.connectFailed()))
+        assertThat(Classified.attemptDeadlineExceeded().outcome().detail()).isEqualTo("attempt deadline exceeded");
+        assertThat(Classified.validationFailed().outcome().detail()).isEqualTo("stream validation failed");
+        assertThat(Classified.connectFailed().outcome().detail()).isEqualTo("connect failed");
+        assertThat(Stream.of(Classified.attemptDeadlineExceeded(), Classified.validationFailed(),
+                Classified.connectFailed()).map(Classified::outcome))
                 .allMatch(Outcome::isTransient);
     }
 

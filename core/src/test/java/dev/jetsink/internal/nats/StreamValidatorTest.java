@@ -140,21 +140,21 @@ class StreamValidatorTest {
 
     @Test
     void unreachableStreamIsAFailureWithAVocabularyDetail() {
-        Failed failed = at30.unreachable(Outcome.transientOf(Outcome.Cause.PUBLISH_TIMED_OUT));
+        Failed failed = at30.unreachable(Classified.transientOf(Outcome.Cause.PUBLISH_TIMED_OUT).outcome());
         assertThat(failed.has(Cause.UNREACHABLE)).isTrue();
         assertThat(failed.message()).isEqualTo("stream RUSTFS_EVENTS could not be looked up: publish timed out");
     }
 
     @Test
     void failedLookupWithStreamNotFoundMeansTheStreamIsMissing() {
-        Outcome notFound = OutcomeClassifier.forJetStream(STREAM).classify(OutcomeClassifierTest.api(404, 10059));
+        Outcome notFound = OutcomeClassifier.forJetStream(STREAM).classify(OutcomeClassifierTest.api(404, 10059)).outcome();
         assertThat(at30.lookupFailed(notFound).has(Cause.STREAM_NOT_FOUND)).isTrue();
     }
 
     @Test
     void failedLookupForAnyOtherReasonMeansTheStreamIsUnreachable() {
         Outcome noResponders = OutcomeClassifier.forJetStream(STREAM).classify(
-                new java.io.IOException("Error Publishing: 503 No Responders Available For Request"));
+                new java.io.IOException("Error Publishing: 503 No Responders Available For Request")).outcome();
         Failed failed = at30.lookupFailed(noResponders);
         assertThat(failed.has(Cause.UNREACHABLE)).isTrue();
         assertThat(failed.message()).isEqualTo("stream RUSTFS_EVENTS could not be looked up: no responders");

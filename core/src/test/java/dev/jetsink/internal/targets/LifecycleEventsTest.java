@@ -1,5 +1,6 @@
 package dev.jetsink.internal.targets;
 
+import dev.jetsink.internal.nats.Classified;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.LifecycleListener;
 import dev.jetsink.lifecycle.ResetReason;
@@ -63,9 +64,9 @@ class LifecycleEventsTest {
     void everyKindOfEventIsRecordedInOrder() {
         events.connectionChanged(new LifecycleEvent.ConnectionChanged(TARGET, LifecycleEvent.ConnectionEvent.RECONNECTED));
         events.attemptFailed(new LifecycleEvent.AttemptFailed(TARGET, "id-1",
-                dev.jetsink.lifecycle.Outcome.attemptDeadlineExceeded(), 1));
+                Classified.attemptDeadlineExceeded().outcome(), 1));
         events.movedToFailedStore(new LifecycleEvent.MovedToFailedStore(TARGET, "id-1", 1,
-                dev.jetsink.lifecycle.Outcome.validationFailed(), 2, java.nio.file.Path.of("failed", "r.json")));
+                Classified.validationFailed().outcome(), 2, java.nio.file.Path.of("failed", "r.json")));
         events.probeModeLeft(new LifecycleEvent.ProbeModeLeft(TARGET));
 
         assertThat(events.all()).extracting(e -> e.getClass().getSimpleName())

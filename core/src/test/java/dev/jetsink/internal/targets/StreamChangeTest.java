@@ -63,7 +63,8 @@ class StreamChangeTest {
                 && e.outcome().cause() == Outcome.Cause.STREAM_VALIDATION_FAILED, TargetHarness.AWAIT);
 
             long rejected = h.events.all(LifecycleEvent.AttemptFailed.class).stream()
-                .filter(e -> e.outcome().unexpectedStream() && e.outcome().apiErrorCode().orElse(0) == 10060)
+                .filter(e -> e.outcome().cause() == Outcome.Cause.UNEXPECTED_STREAM
+                    && e.outcome().apiErrorCode().orElse(0) == 10060)
                 .count();
             assertThat(rejected).as("several publishes in flight were rejected with 10060").isGreaterThan(1);
             List<String> warnings = logs.lines(Level.WARN, WARNING);

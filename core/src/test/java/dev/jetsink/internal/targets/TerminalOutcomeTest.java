@@ -252,7 +252,7 @@ class TerminalOutcomeTest {
             // it never enters probe mode.
             for (int attempt = 1; attempt <= 6; attempt++) {
                 h.events.awaitCount(LifecycleEvent.AttemptFailed.class,
-                    e -> e.outcome().cause() == Outcome.Cause.PAYLOAD_TOO_LARGE && e.outcome().entrySpecific(),
+                    e -> e.outcome().cause() == Outcome.Cause.PAYLOAD_TOO_LARGE && e.outcome().isTransient(),
                     attempt, TargetHarness.AWAIT);
                 if (attempt != 5) {
                     Duration backoff = Duration.ofSeconds(4L << ((attempt - 1) % 5));
