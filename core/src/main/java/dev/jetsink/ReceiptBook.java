@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,13 +16,13 @@ import java.util.concurrent.TimeUnit;
  * <p>The dispatcher can deliver an entry before its append's future has handed the sequence to
  * {@link #track}: such an outcome is kept until the receipt arrives. Only sequences above the
  * {@code floor} (the newest entry queued before the sink opened) can be this process's, so
- * entries left by an earlier run never accumulate here. Futures complete on {@code callbacks},
- * never on the delivery thread.
+ * entries left by an earlier run never accumulate here. Futures complete on the sink's
+ * {@link Receipts} thread, never on the delivery thread.
  */
 final class ReceiptBook implements LifecycleListener {
 
     private long floor = Long.MAX_VALUE;
-    private final Executor callbacks;
+    private final Receipts receipts;
     private final Map<Long, Waiting> waiting = new HashMap<>();
     private final Map<Long, Outcome> early = new HashMap<>();
     private boolean closed;
@@ -35,8 +34,8 @@ final class ReceiptBook implements LifecycleListener {
     private record Outcome(Delivery delivery, NotDeliveredException failure) {
     }
 
-    ReceiptBook(Executor callbacks) {
-        this.callbacks = callbacks;
+    ReceiptBook(Receipts receipts) {
+        this.receipts = receipts;
     }
 
     /**
@@ -49,7 +48,7 @@ final class ReceiptBook implements LifecycleListener {
 
     /** The delivered-future for an entry just queued under {@code seq}. */
     CompletableFuture<Delivery> track(long seq, String msgId) {
-        CompletableFuture<Delivery> f = new CompletableFuture<>();
+        CompletableFuture<Delivery> f = receipts.newFuture();
         Outcome known;
         synchronized (this) {
             known = early.remove(seq);
@@ -97,7 +96,7 @@ final class ReceiptBook implements LifecycleListener {
     }
 
     private void settle(CompletableFuture<Delivery> f, Outcome o) {
-        callbacks.execute(() -> {
+        receipts.executor().execute(() -> {
             if (o.failure() != null) {
                 f.completeExceptionally(o.failure());
             } else {

@@ -1,6 +1,5 @@
 package dev.jetsink;
 
-import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.OutboundEvent;
 import dev.jetsink.internal.metrics.SinkMetrics;
 import dev.jetsink.internal.queue.QueueStore;
@@ -16,9 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -38,18 +35,18 @@ public final class Sink<E> implements AutoCloseable {
     private final NatsTarget target;
     private final Function<E, OutboundEvent> envelope;
     private final ReceiptBook book;
-    private final ExecutorService callbacks;
+    private final Receipts receipts;
     private final ScheduledExecutorService scheduler;
     private final Optional<SinkMetrics> metrics;
     private volatile boolean closed;
 
-    Sink(Targets targets, Function<E, OutboundEvent> envelope, ReceiptBook book, ExecutorService callbacks,
+    Sink(Targets targets, Function<E, OutboundEvent> envelope, ReceiptBook book, Receipts receipts,
          ScheduledExecutorService scheduler, Optional<SinkMetrics> metrics) {
         this.targets = targets;
         this.target = targets.targets().get(0);
         this.envelope = envelope;
         this.book = book;
-        this.callbacks = callbacks;
+        this.receipts = receipts;
         this.scheduler = scheduler;
         this.metrics = metrics;
         metrics.ifPresent(m -> m.register(target));
@@ -146,7 +143,15 @@ public final class Sink<E> implements AutoCloseable {
         }
         // the queue completes its future on the thread that wrote the record; stages chained by the
         // caller run on the receipts thread instead, so none of them can hold up the queue's writer
-        return target.enqueue(outbound).thenApplyAsync(this::receipt, callbacks);
+        CompletableFuture<Receipt> receipt = receipts.newFuture();
+        target.enqueue(outbound).whenCompleteAsync((entry, failure) -> {
+            if (failure != null) {
+                receipt.completeExceptionally(failure);
+            } else {
+                receipt.complete(receipt(entry));
+            }
+        }, receipts.executor());
+        return receipt;
     }
 
     private Receipt receipt(QueuedEntry entry) {
@@ -290,13 +295,8 @@ public final class Sink<E> implements AutoCloseable {
         } finally {
             metrics.ifPresent(m -> m.unregister(target));
             book.close();
-            callbacks.shutdown();
             scheduler.shutdownNow();
-            try {
-                callbacks.awaitTermination(grace.toMillis() + 1000, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            receipts.close(grace.toMillis() + 1000);
         }
     }
 
@@ -319,18 +319,5 @@ public final class Sink<E> implements AutoCloseable {
                 return after;
             }
         }
-    }
-
-    /**
-     * The receipt thread: futures complete here, never on a queue writer's or a delivery thread. A
-     * completion handed over after close (an append that finished while the sink closed) runs on
-     * the handing thread rather than being dropped, so no future is left pending.
-     */
-    static ExecutorService receiptThread(TargetKind kind) {
-        return new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "jetsink-receipts-" + kind.label());
-            t.setDaemon(true);
-            return t;
-        }, (task, pool) -> task.run());
     }
 }

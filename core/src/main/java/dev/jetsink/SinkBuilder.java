@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -356,8 +355,8 @@ public final class SinkBuilder<E> {
      */
     public Sink<E> build() throws InvalidConfigException {
         TargetConfig config = SinkTarget.resolve(kind, environment, settings);
-        ExecutorService callbacks = Sink.receiptThread(kind);
-        ReceiptBook book = new ReceiptBook(callbacks);
+        Receipts receipts = new Receipts(kind);
+        ReceiptBook book = new ReceiptBook(receipts);
         TargetRuntime base = TargetRuntime.system();
         Optional<SinkMetrics> metrics = registry.map(SinkMetrics::of);
         LifecycleListener all = LifecycleListener.fanOut(book, metrics.map(SinkMetrics::listener)
@@ -367,12 +366,12 @@ public final class SinkBuilder<E> {
             targets = Targets.start(kind, List.of(config), base.withListener(all).withNatsOptions(natsOptions)
                 .withTracing(tracing));
         } catch (RuntimeException e) {
-            callbacks.shutdown();
+            receipts.close(0);
             base.scheduler().shutdownNow();
             throw e;
         }
         NatsTarget target = targets.targets().get(0);
         book.floor(target.queue().map(Sink::newestQueued).orElse(0L));
-        return new Sink<>(targets, envelope, book, callbacks, base.scheduler(), metrics);
+        return new Sink<>(targets, envelope, book, receipts, base.scheduler(), metrics);
     }
 }

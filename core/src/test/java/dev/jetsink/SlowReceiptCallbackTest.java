@@ -21,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A stage a caller chains onto a send runs on the sink's receipts thread, never on the queue's
  * writer while it holds its lock (DESIGN.md "The library front door"): while one such stage blocks for 2 s,
  * four producers keep sending and the stream keeps growing with events queued after the stage began.
+ * Waiting for a receipt on that thread, which would never end, is refused with a clear error.
  */
 class SlowReceiptCallbackTest extends ServerTestBase {
     private static final String STREAM = "SLOW";
@@ -90,6 +91,34 @@ class SlowReceiptCallbackTest extends ServerTestBase {
             CompletableFuture.allOf(receipts.toArray(CompletableFuture[]::new)).get(AWAIT.toSeconds(), TimeUnit.SECONDS);
             assertThat(sink.drain(AWAIT)).isTrue();
             assertThat(Streams.state(admin, STREAM).getMsgCount()).as("every send stored once").isEqualTo((long) sent.get());
+        }
+    }
+
+    @Test
+    void waitingForAReceiptOnTheReceiptsThreadIsRefusedInsteadOfDeadlocking() throws Exception {
+        Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
+        try (Sink<S3EventRecord> sink = Jetsink.notifySink().servers(server.url()).subject(SUBJECT).jetStream(STREAM)
+                .queueDir(queue).build()) {
+            sink.awaitReady(AWAIT);
+            CompletableFuture<Receipt> first;
+            int n = 0;
+            do {
+                first = sink.send(event("first-" + n++));
+            } while (first.isDone());
+            CompletableFuture<Object> waited = first.handle((receipt, failure) -> {
+                try {
+                    return sink.send(event("waited-for")).join();
+                } catch (RuntimeException e) {
+                    return e;
+                }
+            });
+            assertThat(waited.get(AWAIT.toSeconds(), TimeUnit.SECONDS))
+                .isInstanceOfSatisfying(IllegalStateException.class, e -> assertThat(e.getMessage())
+                    .contains("receipts thread").contains("thenCompose"));
+
+            Receipt chained = first.thenCompose(receipt -> sink.send(event("chained")))
+                .get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+            assertThat(chained.delivered().get(AWAIT.toSeconds(), TimeUnit.SECONDS).stream()).isEqualTo(STREAM);
         }
     }
 

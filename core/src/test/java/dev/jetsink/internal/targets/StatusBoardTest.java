@@ -1,5 +1,6 @@
 package dev.jetsink.internal.targets;
 
+import dev.jetsink.lifecycle.StreamVerdict;
 import ch.qos.logback.classic.Level;
 import dev.jetsink.internal.config.TargetKind;
 import java.time.Duration;
@@ -50,7 +51,7 @@ class StatusBoardTest {
             assertThat(logs.lines(Level.WARN, "target stall ended")).as("once when it ends").hasSize(1);
             assertThat(logs.lines(Level.WARN, "target stalled")).hasSize(1);
             StatusBoard.TargetStatus after = board.snapshot().get(0);
-            assertThat(after.verdict()).isEqualTo("PASS");
+            assertThat(after.verdict()).isEqualTo(StreamVerdict.PASS);
             assertThat(after.queueLength()).isZero();
             assertThat(after.connectedServer()).isPresent();
         }
