@@ -25,7 +25,7 @@ class SinkBuilderTest {
     }
 
     private static List<String> problems(SinkBuilder<?> builder) {
-        InvalidConfigException e = catchThrowableOfType(builder::build, InvalidConfigException.class);
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class, builder::build);
         assertThat(e).as("build() refuses").isNotNull();
         assertThat(e.getMessage()).doesNotContain("RUSTFS_");
         return e.problems().stream().map(ConfigProblem::message).toList();
@@ -90,8 +90,8 @@ class SinkBuilderTest {
 
     @Test
     void aBadServerAddressIsReportedAsServersWithoutItsCredentials() {
-        InvalidConfigException e = catchThrowableOfType(valid().servers("nats://bob:hunter2@a:4222")::build,
-            InvalidConfigException.class);
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class,
+            valid().servers("nats://bob:hunter2@a:4222")::build);
         assertThat(e.problems()).extracting(ConfigProblem::variable).containsExactly("servers(...)");
         assertThat(e.getMessage()).doesNotContain("hunter2").contains("***@");
     }
@@ -162,10 +162,9 @@ class SinkBuilderTest {
 
     @Test
     void keysFromAnEnvironmentMapKeepTheirNames() {
-        InvalidConfigException e = catchThrowableOfType(() -> Jetsink.notifyFromEnvironment(Map.of(
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class, () -> Jetsink.notifyFromEnvironment(Map.of(
             "RUSTFS_NOTIFY_NATS_ADDRESS", "nats://no such host:x",
-            "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW", "0")).subject("app.events").queueDir(queue).build(),
-            InvalidConfigException.class);
+            "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW", "0")).subject("app.events").queueDir(queue).build());
         assertThat(e).isNotNull();
         assertThat(e.problems()).extracting(ConfigProblem::variable)
             .containsExactlyInAnyOrder("RUSTFS_NOTIFY_NATS_ADDRESS", "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW");
@@ -174,9 +173,9 @@ class SinkBuilderTest {
 
     @Test
     void aSetterOverridesTheEnvironmentsKeyAndItsProblem() {
-        InvalidConfigException e = catchThrowableOfType(() -> Jetsink.notifyFromEnvironment(Map.of(
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class, () -> Jetsink.notifyFromEnvironment(Map.of(
             "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW", "lots", "RUSTFS_NOTIFY_NATS_SUBJECT", "app.events"))
-            .servers("nats://127.0.0.1:4222").publishWindow(0).queueDir(queue).build(), InvalidConfigException.class);
+            .servers("nats://127.0.0.1:4222").publishWindow(0).queueDir(queue).build());
         assertThat(e.problems()).extracting(ConfigProblem::message)
             .containsExactly("publishWindow(...) must be between 1 and 4096");
     }

@@ -47,7 +47,7 @@ class SinkReadinessTest extends ServerTestBase {
     void awaitReadyFailsWithTheNumbersWhenTheDuplicateWindowIsJnatsDefault() throws Exception {
         Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(120)).build());
         try (Sink<S3EventRecord> sink = sink().build()) {
-            SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(AWAIT), SinkNotReadyException.class);
+            SinkNotReadyException e = catchThrowableOfType(SinkNotReadyException.class, () -> sink.awaitReady(AWAIT));
             assertThat(e).as("awaitReady must fail").isNotNull();
             assertThat(e.timedOut()).as("a stream that cannot work is not a timeout").isFalse();
             assertThat(e.getMessage()).contains("duplicate window 120s is below the required 274");
@@ -62,8 +62,8 @@ class SinkReadinessTest extends ServerTestBase {
         String nowhere = "nats://127.0.0.1:" + freePort();
         try (Sink<S3EventRecord> sink = Jetsink.notifySink().servers(nowhere).subject(SUBJECT).jetStream(STREAM)
                 .queueDir(queue).build()) {
-            SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(Duration.ofSeconds(5)),
-                SinkNotReadyException.class);
+            SinkNotReadyException e = catchThrowableOfType(SinkNotReadyException.class,
+                () -> sink.awaitReady(Duration.ofSeconds(5)));
             assertThat(e).as("awaitReady must fail").isNotNull();
             assertThat(e.timedOut()).isTrue();
             assertThat(e.getMessage()).contains("cannot connect to " + nowhere).containsIgnoringCase("refused");
