@@ -20,7 +20,7 @@ public final class TargetUnavailableException extends RuntimeException {
         CLOSED
     }
 
-    /** Why; never null. */
+    /** Why the target takes no events; part of the serialized form. */
     private final Reason reason;
 
     /**

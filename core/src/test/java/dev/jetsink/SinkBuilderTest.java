@@ -25,7 +25,7 @@ class SinkBuilderTest {
     }
 
     private static List<String> problems(SinkBuilder<?> builder) {
-        InvalidConfigException e = catchThrowableOfType(builder::build, InvalidConfigException.class);
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class, builder::build);
         assertThat(e).as("build() refuses").isNotNull();
         assertThat(e.getMessage()).doesNotContain("RUSTFS_");
         return e.problems().stream().map(ConfigProblem::message).toList();
@@ -77,9 +77,8 @@ class SinkBuilderTest {
     @Test
     void aQueueDirThatCanNeverBeADirectoryFailsBuildKeepingTheCause() throws Exception {
         Path file = java.nio.file.Files.writeString(queue.resolve("a-file"), "not a directory");
-        InvalidConfigException e = catchThrowableOfType(
-            Jetsink.notifySink().servers("nats://127.0.0.1:4222").subject("app.events").queueDir(file.resolve("q"))::build,
-            InvalidConfigException.class);
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class,
+            Jetsink.notifySink().servers("nats://127.0.0.1:4222").subject("app.events").queueDir(file.resolve("q"))::build);
         assertThat(e).as("build() refuses").isNotNull();
         assertThat(e.problems()).singleElement().satisfies(p -> {
             assertThat(p.variable()).isEqualTo("queueDir(...)");
@@ -99,10 +98,16 @@ class SinkBuilderTest {
 
     @Test
     void aSecondSinkOnTheSameQueueDirInThisProcessIsToldSo() throws Exception {
-        try (Sink<?> first = valid().build()) {
+        Sink<?> first = valid().build();
+        try {
             assertThatThrownBy(() -> valid().build()).isInstanceOf(QueueLockedException.class)
                 .hasMessageContaining("in use in this process").hasMessageContaining("another open sink")
                 .hasMessageNotContaining("another process");
+        } finally {
+            first.close();
+        }
+        try (Sink<?> again = valid().build()) {
+            assertThat(again.queueLength()).as("the directory is free once the first sink closed").isZero();
         }
     }
 
@@ -122,8 +127,8 @@ class SinkBuilderTest {
 
     @Test
     void aBadServerAddressIsReportedAsServersWithoutItsCredentials() {
-        InvalidConfigException e = catchThrowableOfType(valid().servers("nats://bob:hunter2@a:4222")::build,
-            InvalidConfigException.class);
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class,
+            valid().servers("nats://bob:hunter2@a:4222")::build);
         assertThat(e.problems()).extracting(ConfigProblem::variable).containsExactly("servers(...)");
         assertThat(e.getMessage()).doesNotContain("hunter2").contains("***@");
     }
@@ -194,10 +199,9 @@ class SinkBuilderTest {
 
     @Test
     void keysFromAnEnvironmentMapKeepTheirNames() {
-        InvalidConfigException e = catchThrowableOfType(() -> Jetsink.notifyFromEnvironment(Map.of(
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class, () -> Jetsink.notifyFromEnvironment(Map.of(
             "RUSTFS_NOTIFY_NATS_ADDRESS", "nats://no such host:x",
-            "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW", "0")).subject("app.events").queueDir(queue).build(),
-            InvalidConfigException.class);
+            "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW", "0")).subject("app.events").queueDir(queue).build());
         assertThat(e).isNotNull();
         assertThat(e.problems()).extracting(ConfigProblem::variable)
             .containsExactlyInAnyOrder("RUSTFS_NOTIFY_NATS_ADDRESS", "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW");
@@ -206,9 +210,9 @@ class SinkBuilderTest {
 
     @Test
     void aSetterOverridesTheEnvironmentsKeyAndItsProblem() {
-        InvalidConfigException e = catchThrowableOfType(() -> Jetsink.notifyFromEnvironment(Map.of(
+        InvalidConfigException e = catchThrowableOfType(InvalidConfigException.class, () -> Jetsink.notifyFromEnvironment(Map.of(
             "RUSTFS_NOTIFY_NATS_PUBLISH_WINDOW", "lots", "RUSTFS_NOTIFY_NATS_SUBJECT", "app.events"))
-            .servers("nats://127.0.0.1:4222").publishWindow(0).queueDir(queue).build(), InvalidConfigException.class);
+            .servers("nats://127.0.0.1:4222").publishWindow(0).queueDir(queue).build());
         assertThat(e.problems()).extracting(ConfigProblem::message)
             .containsExactly("publishWindow(...) must be between 1 and 4096");
     }

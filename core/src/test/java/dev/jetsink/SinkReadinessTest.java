@@ -47,7 +47,7 @@ class SinkReadinessTest extends ServerTestBase {
     void awaitReadyFailsWithTheNumbersWhenTheDuplicateWindowIsJnatsDefault() throws Exception {
         Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(120)).build());
         try (Sink<S3EventRecord> sink = sink().build()) {
-            SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(AWAIT), SinkNotReadyException.class);
+            SinkNotReadyException e = catchThrowableOfType(SinkNotReadyException.class, () -> sink.awaitReady(AWAIT));
             assertThat(e).as("awaitReady must fail").isNotNull();
             assertThat(e.timedOut()).as("a stream that cannot work is not a timeout").isFalse();
             assertThat(e.getMessage()).contains("duplicate window 120s is below the required 274");
@@ -61,7 +61,7 @@ class SinkReadinessTest extends ServerTestBase {
     void statusAsksTheServerNothingWhileTheStreamFailsValidation() throws Exception {
         Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofSeconds(120)).build());
         try (Sink<S3EventRecord> sink = sink().build()) {
-            assertThat(catchThrowableOfType(() -> sink.awaitReady(AWAIT), SinkNotReadyException.class)).isNotNull();
+            assertThat(catchThrowableOfType(SinkNotReadyException.class, () -> sink.awaitReady(AWAIT))).isNotNull();
             io.nats.client.Subscription requests = admin.subscribe("$JS.API.STREAM.INFO.>");
             admin.flush(Duration.ofSeconds(5));
             for (int i = 0; i < 20; i++) {
@@ -83,7 +83,7 @@ class SinkReadinessTest extends ServerTestBase {
         try (Sink<S3EventRecord> sink = Jetsink.notifySink().servers(nowhere).subject(SUBJECT).jetStream(STREAM)
                 .queueDir(queue).build()) {
             long began = System.nanoTime();
-            SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(timeout), SinkNotReadyException.class);
+            SinkNotReadyException e = catchThrowableOfType(SinkNotReadyException.class, () -> sink.awaitReady(timeout));
             Duration waited = Duration.ofNanos(System.nanoTime() - began);
             assertThat(e).as("awaitReady must fail").isNotNull();
             assertThat(e.timedOut()).as("a refused connection is an answer, not a timeout").isFalse();
@@ -101,8 +101,8 @@ class SinkReadinessTest extends ServerTestBase {
             String address = "nats://127.0.0.1:" + silent.getLocalPort();
             try (Sink<S3EventRecord> sink = Jetsink.notifySink().servers(address).subject(SUBJECT).jetStream(STREAM)
                     .queueDir(queue).build()) {
-                SinkNotReadyException e = catchThrowableOfType(() -> sink.awaitReady(Duration.ofSeconds(3)),
-                    SinkNotReadyException.class);
+                SinkNotReadyException e = catchThrowableOfType(SinkNotReadyException.class,
+                    () -> sink.awaitReady(Duration.ofSeconds(3)));
                 assertThat(e).as("awaitReady must fail").isNotNull();
                 assertThat(e.timedOut()).isTrue();
             }

@@ -240,6 +240,7 @@ class SinkTest extends ServerTestBase {
         assertThat(queue).as("nothing opened by a refused build").isEmptyDirectory();
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Test
     void natsOptionsReachWhatTheKeyTableDoesNot() throws Exception {
         try (NatsServer guarded = NatsServer.builder().args("--auth", "from-the-embedder").build().start();

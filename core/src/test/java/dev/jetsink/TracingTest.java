@@ -35,6 +35,7 @@ class TracingTest {
     @TempDir
     Path queue;
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Test
     void enqueueAndPublishSpansContinueTheCallersTraceIntoTheMessage() throws Exception {
         InMemorySpanExporter exporter = InMemorySpanExporter.create();

@@ -47,6 +47,7 @@ public final class BatchBench {
     private BatchBench() {
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = BenchOptions.parse(args);
         for (String required : List.of("jar", "out", "wrk")) {

@@ -53,7 +53,7 @@ public final class BenchChart {
                 new Bar("raw jnats publishAsync", median(ingest.get("raw_eps")), false),
                 new Bar("nginx return 200", median(ingest.get("nginx_rps")), false))));
         }
-        root.path("batch").fields().forEachRemaining(form -> {
+        root.path("batch").properties().forEach(form -> {
             if (form.getValue().has("jetsink_eps")) {
                 panels.add(new Panel("batched ingest, " + form.getKey().replace('_', ' ') + " (events/s, median of rounds)",
                     List.of(new Bar("jetsink, POST to stored", median(form.getValue().get("jetsink_eps")), true),

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -45,8 +44,7 @@ public final class BenchReport {
         ingest(md, root.path("ingest"), "");
         ingest(md, root.path("ingest_r3"), ", R3 stream on a local 3-node cluster");
         JsonNode batch = root.path("batch");
-        for (Iterator<Map.Entry<String, JsonNode>> it = batch.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> form = it.next();
+        for (Map.Entry<String, JsonNode> form : batch.properties()) {
             JsonNode f = form.getValue();
             if (!f.has("jetsink_eps")) {
                 continue;
@@ -104,8 +102,7 @@ public final class BenchReport {
                 }
             }
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> section = it.next();
+        for (Map.Entry<String, JsonNode> section : root.properties()) {
             if (section.getKey().startsWith("latency")) {
                 latency(md, section.getValue(), section.getKey().endsWith("_r3") ? ", R3 stream on a local 3-node cluster" : "");
             }

@@ -127,12 +127,19 @@ final class DaemonProcess implements AutoCloseable {
         return sum;
     }
 
-    /** SIGTERM, then up to 10 s for a clean exit (which also dumps a flight recording), then kill. */
+    /**
+     * SIGTERM, then up to 10 s for a clean exit (which also dumps a flight recording), then kill.
+     * Interrupted while waiting, it returns at once with the thread's interrupt flag set again.
+     */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

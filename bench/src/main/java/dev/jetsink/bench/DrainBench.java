@@ -74,6 +74,7 @@ public final class DrainBench {
         this.notifyConcurrency = notifyConcurrency;
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = BenchOptions.parse(args);
         Path out = Path.of(Optional.ofNullable(opts.get("out")).orElseThrow(
@@ -228,6 +229,7 @@ public final class DrainBench {
     }
 
     /** The baseline peer: crash-safe file per event, then publish-wait-delete one at a time. */
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     private double baseline(int n) throws Exception {
         purge();
         Path dir = work.resolve("baseline-" + System.nanoTime());
@@ -255,6 +257,7 @@ public final class DrainBench {
     }
 
     /** The physical limit: publishAsync with msg ids, at most {@link #RAW_WINDOW} unacknowledged. */
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     private double raw(int n, String label) throws Exception {
         purge();
         String run = UUID.randomUUID().toString();

@@ -50,6 +50,7 @@ public final class IngestBench {
     private IngestBench() {
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = BenchOptions.parse(args);
         for (String required : List.of("jar", "out", "wrk", "nginx")) {

@@ -58,6 +58,7 @@ public final class LatencyBench {
                          double fsyncP99, double pressure, long stored, long failures) {
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     public static void main(String[] args) throws Exception {
         Path jar = null;
         Path compareJar = null;

@@ -24,7 +24,7 @@ final class NginxServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         nginx.close();
     }
 }

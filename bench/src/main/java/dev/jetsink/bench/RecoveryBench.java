@@ -52,6 +52,7 @@ public final class RecoveryBench {
     private RecoveryBench() {
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("--child")) {
             child(Path.of(args[1]), args[2], Integer.parseInt(args[3]));

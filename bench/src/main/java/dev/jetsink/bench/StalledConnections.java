@@ -83,10 +83,15 @@ final class StalledConnections implements AutoCloseable {
         }
     }
 
+    /** Stops the dribbler (up to 5 s) and closes the sockets; an interrupt is kept in the thread's flag. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         dribbler.interrupt();
-        dribbler.join(5000);
+        try {
+            dribbler.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         sockets.forEach(StalledConnections::closeQuietly);
     }
 

@@ -62,6 +62,7 @@ public final class WalkTrace {
     private WalkTrace() {
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = BenchOptions.parse(args);
         if (!opts.containsKey("jar")) {

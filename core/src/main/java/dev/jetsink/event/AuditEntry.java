@@ -149,7 +149,7 @@ public final class AuditEntry {
 
     private static Map<String, String> stringValues(ObjectNode headers) {
         Map<String, String> values = new LinkedHashMap<>();
-        headers.fields().forEachRemaining(f -> {
+        headers.properties().forEach(f -> {
             if (f.getValue().isTextual()) {
                 values.put(f.getKey(), f.getValue().textValue());
             }

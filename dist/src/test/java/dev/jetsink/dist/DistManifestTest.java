@@ -139,8 +139,8 @@ class DistManifestTest {
         assertThat(monitor.path("kind").asText()).isEqualTo("PodMonitor");
         JsonNode labels = doc("StatefulSet/jetsink").path("spec").path("template").path("metadata").path("labels");
         assertThat(monitor.path("spec").path("selector").path("matchLabels").size()).isPositive();
-        monitor.path("spec").path("selector").path("matchLabels").fields()
-            .forEachRemaining(e -> assertThat(labels.path(e.getKey()).asText()).as("PodMonitor selector").isEqualTo(e.getValue().asText()));
+        monitor.path("spec").path("selector").path("matchLabels").properties()
+            .forEach(e -> assertThat(labels.path(e.getKey()).asText()).as("PodMonitor selector").isEqualTo(e.getValue().asText()));
         JsonNode endpoint = monitor.path("spec").path("podMetricsEndpoints").get(0);
         assertThat(endpoint.path("port").asText()).isEqualTo(container().path("ports").get(0).path("name").asText());
         assertThat(endpoint.path("path").asText()).isEqualTo("/metrics");
@@ -152,11 +152,11 @@ class DistManifestTest {
     void theServicesAndTheBudgetSelectThePods() {
         JsonNode labels = doc("StatefulSet/jetsink").path("spec").path("template").path("metadata").path("labels");
         for (String selecting : List.of("Service/jetsink", "Service/jetsink-pods")) {
-            doc(selecting).path("spec").path("selector").fields()
-                .forEachRemaining(e -> assertThat(labels.path(e.getKey()).asText()).as(selecting).isEqualTo(e.getValue().asText()));
+            doc(selecting).path("spec").path("selector").properties()
+                .forEach(e -> assertThat(labels.path(e.getKey()).asText()).as(selecting).isEqualTo(e.getValue().asText()));
         }
-        doc("PodDisruptionBudget/jetsink").path("spec").path("selector").path("matchLabels").fields()
-            .forEachRemaining(e -> assertThat(labels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
+        doc("PodDisruptionBudget/jetsink").path("spec").path("selector").path("matchLabels").properties()
+            .forEach(e -> assertThat(labels.path(e.getKey()).asText()).isEqualTo(e.getValue().asText()));
         assertThat(doc("PodDisruptionBudget/jetsink").path("spec").path("maxUnavailable").asInt()).isEqualTo(1);
     }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Runs each example program against a real nats-server, as a newcomer would. */
+@SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
 class ExamplesTest {
 
     @TempDir

@@ -112,6 +112,7 @@ public final class LeafNodePair implements AutoCloseable {
         }
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     private void awaitJetStreamThroughLeaf() {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         JetStreamOptions inDomain = JetStreamOptions.builder().domain(domain)

@@ -177,6 +177,7 @@ public final class NatsCluster implements AutoCloseable {
      * On a healthy cluster the views are equal; nats-server 2.9.10's replicas diverge after a paused
      * leader. Keyed by node index; a node that never became leader is absent.
      */
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     public Map<Integer, List<StoredMessage>> readEachReplica(String stream) {
         Map<Integer, List<StoredMessage>> views = new TreeMap<>();
         try (Connection conn = connectToLiveNodes()) {
@@ -217,6 +218,7 @@ public final class NatsCluster implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("unknown server " + serverName));
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     private <T> T retry(String what, Duration timeout, JsmCall<T> call) {
         long deadline = System.nanoTime() + timeout.toNanos();
         String lastError = "no attempt";

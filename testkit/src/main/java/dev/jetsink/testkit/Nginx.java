@@ -98,12 +98,19 @@ public final class Nginx implements AutoCloseable {
         }
     }
 
-    /** SIGTERM (fast shutdown), then up to 10 s before killing it. */
+    /**
+     * SIGTERM (fast shutdown), then up to 10 s before killing it. Interrupted while waiting, it
+     * returns at once with the thread's interrupt flag set again.
+     */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

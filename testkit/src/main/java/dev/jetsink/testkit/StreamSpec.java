@@ -46,7 +46,7 @@ public record StreamSpec(String name, List<String> subjects, StorageType storage
                 .noAck(noAck)
                 .discardPolicy(discardNew ? DiscardPolicy.New : DiscardPolicy.Old);
         duplicateWindow.ifPresent(b::duplicateWindow);
-        maxMsgSize.ifPresent(b::maxMsgSize);
+        maxMsgSize.ifPresent(bytes -> b.maximumMessageSize(Math.toIntExact(bytes)));
         maxAge.ifPresent(b::maxAge);
         maxMsgs.ifPresent(b::maxMessages);
         return b.build();

@@ -97,6 +97,7 @@ public final class Streams {
         return patiently("read stream " + stream, () -> readAllOnce(conn, stream));
     }
 
+    @SuppressWarnings("try") // jnats' IterableConsumer.close() declares InterruptedException; try-with-resources is still how it is closed
     private static List<StoredMessage> readAllOnce(Connection conn, String stream) throws IOException {
         StreamState state = state(conn, stream);
         long expected = state.getMsgCount();

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 class NatsClusterTest {
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Test
     void clusterElectsANewStreamLeaderAfterTheLeaderIsKilledAndEachReplicaCanBeReadWhileItLeads() throws Exception {
         try (NatsCluster cluster = NatsCluster.start();

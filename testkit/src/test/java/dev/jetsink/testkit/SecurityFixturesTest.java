@@ -47,6 +47,7 @@ class SecurityFixturesTest {
         assertThat(fixtures.operatorCreds()).contains("resolver: MEMORY").contains("operator.jwt");
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Test
     void nkeyUserConnects() throws Exception {
         try (NatsServer server = NatsServer.builder().jetStream(false).config(fixtures.nkey()).build().start();

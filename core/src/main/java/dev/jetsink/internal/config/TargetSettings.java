@@ -280,7 +280,7 @@ public record TargetSettings(
                 named.put(key, origins.containsKey(key) ? origins.get(key) : unset.apply(key));
             }
             return new TargetSettings(kind, id, get(ConfigKey.ENABLE, Boolean.class),
-                optional(ConfigKey.ADDRESS, List.class).map(l -> l.stream().map(String::valueOf).toList())
+                optional(ConfigKey.ADDRESS, List.class).map(l -> ((List<?>) l).stream().map(String::valueOf).toList())
                     .orElse(List.of()),
                 optional(ConfigKey.SUBJECT, String.class),
                 optional(ConfigKey.USERNAME, String.class), optional(ConfigKey.PASSWORD, Secret.class),

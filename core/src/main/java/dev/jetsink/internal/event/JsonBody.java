@@ -153,8 +153,7 @@ public final class JsonBody {
                         writeNode(gen, node.get(name), true);
                     }
                 } else {
-                    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                        Map.Entry<String, JsonNode> member = it.next();
+                    for (Map.Entry<String, JsonNode> member : node.properties()) {
                         gen.writeFieldName(member.getKey());
                         writeNode(gen, member.getValue(), sortMembers);
                     }

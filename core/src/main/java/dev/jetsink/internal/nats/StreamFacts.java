@@ -53,7 +53,7 @@ public record StreamFacts(String name, List<String> subjects, boolean noAck, boo
         List<String> subjects = config.getSubjects() == null ? List.of() : config.getSubjects();
         Storage storage = config.getStorageType() == StorageType.Memory ? Storage.MEMORY : Storage.FILE;
         return new StreamFacts(config.getName(), subjects, config.getNoAck(), config.getSealed(),
-                config.getMirror() != null, window, config.getReplicas(), storage, config.getMaxMsgSize(),
+                config.getMirror() != null, window, config.getReplicas(), storage, config.getMaximumMessageSize(),
                 config.getAllowMessageCounter(), config.getPersistMode() == PersistMode.Async);
     }
 }

@@ -17,12 +17,9 @@ import java.util.Optional;
 /* The only class that touches opentelemetry-api; loaded only through Tracing when the API is present. */
 final class OpenTelemetryTracing implements Tracing {
     private static final String SCOPE = "dev.jetsink";
+    // Only the W3C propagator reads it, and that calls get() alone: keys(), deprecated, is left to
+    // its default (used by no propagator here).
     private static final TextMapGetter<Map<String, String>> GETTER = new TextMapGetter<>() {
-        @Override
-        public Iterable<String> keys(Map<String, String> carrier) {
-            return carrier.keySet();
-        }
-
         @Override
         public String get(Map<String, String> carrier, String key) {
             return carrier == null ? null : carrier.get(key);

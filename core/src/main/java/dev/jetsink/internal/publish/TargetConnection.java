@@ -124,6 +124,7 @@ public final class TargetConnection implements ConnectionListener, AutoCloseable
     }
 
     @Override
+    @SuppressWarnings("deprecation") // ConnectionListener still declares this deprecated form abstract, so it must be implemented
     public void connectionEvent(Connection conn, ConnectionListener.Events type) {
         // the deprecated two-argument form; jnats calls the four-argument one
     }

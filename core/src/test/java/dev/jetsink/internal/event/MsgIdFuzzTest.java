@@ -13,7 +13,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -195,10 +194,7 @@ class MsgIdFuzzTest {
     private static void write(StringBuilder b, JsonNode node, FuzzedDataProvider data) {
         b.append(space(data));
         if (node.isObject()) {
-            List<Map.Entry<String, JsonNode>> members = new ArrayList<>();
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                members.add(it.next());
-            }
+            List<Map.Entry<String, JsonNode>> members = new ArrayList<>(node.properties());
             // a fuzzer-chosen permutation of the members
             for (int i = members.size() - 1; i > 0; i--) {
                 int j = data.consumeInt(0, i);

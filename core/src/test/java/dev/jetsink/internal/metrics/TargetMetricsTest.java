@@ -69,6 +69,7 @@ class TargetMetricsTest {
     @TempDir
     Path queueRoot;
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @ParameterizedTest
     @EnumSource(TargetKind.class)
     void everySeriesCountsWhatTheTargetDid(TargetKind kind) throws Exception {

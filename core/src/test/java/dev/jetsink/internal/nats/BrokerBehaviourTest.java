@@ -177,6 +177,7 @@ class BrokerBehaviourTest {
         assertOutcome(classifier("FULL_BYTES").classify(bytes), Family.TRANSIENT, Outcome.Cause.SERVER_ERROR, 10077);
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @ParameterizedTest
     @EnumSource(StorageType.class)
     void accountOverItsJetStreamStorageIs10002AndTransient(StorageType storage) throws Exception {
@@ -201,7 +202,7 @@ class BrokerBehaviourTest {
 
     @Test
     void messageOverStreamMaxSizeIs10054AndPermanent() throws Exception {
-        createStream("SMALL", c -> c.maxMsgSize(10));
+        createStream("SMALL", c -> c.maximumMessageSize(10));
 
         JetStreamApiException e = catchRejection(() -> js.publish("small", new byte[20], options().build()));
 
@@ -529,6 +530,7 @@ class BrokerBehaviourTest {
 
     // The duplicate window across a leader change
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Test
     void aStoredMsgIdIsADuplicateAfterLeaderStepDownAndLeaderLoss() throws Exception {
         try (NatsCluster cluster = NatsCluster.start();

@@ -41,6 +41,7 @@ class ConnectionThreadsTest {
     private static ConnectionListener listener(Queue<ConnectionListener.Events> heard) {
         return new ConnectionListener() {
             @Override
+            @SuppressWarnings("deprecation") // ConnectionListener still declares this deprecated form abstract, so it must be implemented
             public void connectionEvent(Connection conn, Events type) {
                 // jnats calls the four-argument form
             }

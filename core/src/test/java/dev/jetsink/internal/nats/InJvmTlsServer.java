@@ -50,9 +50,14 @@ final class InJvmTlsServer implements AutoCloseable {
         }
     }
 
+    /** Stops listening and waits up to 5 s for the acceptor; an interrupt is kept in the thread's flag. */
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         listener.close();
-        acceptor.join(5_000);
+        try {
+            acceptor.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -301,7 +301,7 @@ class OutcomeClassifierTest {
         String code = apiCode < 0 ? "" : ",\"err_code\":" + apiCode;
         String json = "{\"error\":{\"code\":" + status + code + ",\"description\":\"" + RAW + "\"}}";
         return new JetStreamApiException(new ApiResponse<Void>(JsonParser.parseUnchecked(json)) {
-        });
+        }.getErrorObject());
     }
 
     private static IllegalArgumentException oversized() {

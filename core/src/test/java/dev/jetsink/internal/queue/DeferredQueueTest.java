@@ -74,6 +74,7 @@ class DeferredQueueTest {
     }
 
     @Test
+    @SuppressWarnings("try") // "held" is never read: it only holds the queue's lock while the test opens it again
     void aQueueHeldByAnotherHolderIsNotDeferred() {
         Path dir = root.resolve("q");
         try (SegmentedQueue held = SegmentedQueue.open(dir, small(100))) {

@@ -76,7 +76,7 @@ class FailedWriteTest {
             assertThat(all(q)).containsExactlyElementsOf(ok);
             assertThat(q.liveCount()).isEqualTo(ok.size());
             // capacity of the failed appends was given back
-            assertThat(q.reserve((int) (1000 - ok.size()))).isNotNull();
+            assertThat(q.reserve(1000 - ok.size())).isNotNull();
         }
     }
 

@@ -102,6 +102,7 @@ class QueueCrashTest {
     }
 
     @Test
+    @SuppressWarnings("try") // "q" is never read: it only holds the queue's lock while a child process opens it
     void secondProcessOpeningTheQueueGetsAClearError() throws Exception {
         try (SegmentedQueue q = SegmentedQueue.open(dir, QueueOptions.withLimit(10))) {
             Process p = child("lock");

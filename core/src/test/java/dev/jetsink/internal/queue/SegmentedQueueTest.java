@@ -169,6 +169,7 @@ class SegmentedQueueTest {
     }
 
     @Test
+    @SuppressWarnings("try") // "q" is never read: it only holds the queue's lock while the test opens it again
     void secondOpenerInTheSameProcessGetsAClearError() {
         try (SegmentedQueue q = SegmentedQueue.open(dir, small(5))) {
             assertThatThrownBy(() -> SegmentedQueue.open(dir, small(5)))

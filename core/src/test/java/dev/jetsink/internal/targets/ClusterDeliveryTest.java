@@ -59,6 +59,7 @@ class ClusterDeliveryTest {
         }
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @ParameterizedTest
     @EnumSource(TargetKind.class)
     void streamLeaderKilledMidStreamLosesNothingAndStoresEachEntryOnce(TargetKind kind) throws Exception {

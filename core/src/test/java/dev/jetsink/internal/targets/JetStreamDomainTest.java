@@ -26,6 +26,7 @@ class JetStreamDomainTest {
     private static final String DOMAIN = "hub";
 
     /** Creates the test stream through the leaf in the hub's domain, as an operator at the edge would. */
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     private static void createStreamThroughLeaf(LeafNodePair pair) throws Exception {
         try (Connection viaLeaf = Nats.connect(pair.leaf().url())) {
             viaLeaf.jetStreamManagement(JetStreamOptions.builder().domain(DOMAIN).build()).addStream(

@@ -76,6 +76,7 @@ class RetryCycleTest {
         }
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @ParameterizedTest
     @EnumSource(TargetKind.class)
     void publishPermissionDeniedKeepsEntriesQueuedAndNothingInTheFailedStore(TargetKind kind) throws Exception {

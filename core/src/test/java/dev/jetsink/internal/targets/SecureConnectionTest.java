@@ -45,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the right material connects and delivers; wrong material keeps every event queued, never fails
  * one; rotated TLS files reset the verdict and bring a new connection.
  */
+@SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
 class SecureConnectionTest {
 
     private static final String PASSWORD = "pa55-Of-The-Target";

@@ -49,7 +49,7 @@ final class TargetHarness implements AutoCloseable {
     final ManualSleeper sleeper = new ManualSleeper(clock);
     final LifecycleEvents events = new LifecycleEvents();
     final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-    private final List<AutoCloseable> closeables = new ArrayList<>();
+    private final List<NatsTarget> targets = new ArrayList<>();
     private Connection admin;
 
     TargetHarness() throws IOException {
@@ -112,7 +112,7 @@ final class TargetHarness implements AutoCloseable {
     /** Opens and starts a target; closed with the harness. */
     NatsTarget start(TargetConfig config) {
         NatsTarget t = NatsTarget.open(config, runtime());
-        closeables.add(0, t);
+        targets.add(0, t);
         t.start();
         if (t.connectedServer().isPresent()) {
             // jnats reports CONNECTED on its own thread, and the hook ends any backoff sleep early:
@@ -168,15 +168,24 @@ final class TargetHarness implements AutoCloseable {
         });
     }
 
+    /** Closes everything; an interrupt while closing the admin connection is kept in the thread's flag. */
     @Override
-    public void close() throws Exception {
-        for (AutoCloseable c : closeables) {
-            c.close();
+    public void close() {
+        for (NatsTarget t : targets) {
+            t.close();
         }
+        boolean interrupted = false;
         if (admin != null) {
-            admin.close();
+            try {
+                admin.close();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
         scheduler.shutdownNow();
         server.close();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -49,6 +49,7 @@ class TargetsAtRuntimeTest {
             text.getBytes(StandardCharsets.UTF_8));
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Test
     void addedTargetTakesSendsAndRemovedOneNoLongerDoes() throws Exception {
         try (NatsServer nats = NatsServer.builder().build().start();
@@ -70,6 +71,7 @@ class TargetsAtRuntimeTest {
         }
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Test
     void entriesQueuedByARemovedTargetAreDeliveredByItsReplacement() throws Exception {
         try (NatsServer nats = NatsServer.builder().build().start();

@@ -54,6 +54,7 @@ class NotifyingS3ProxyTest {
     Path queue;
 
     @Test
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     void everyObjectChangeIsARecordInTheStreamDurableBeforeTheAnswer() throws Exception {
         try (NatsServer nats = NatsServer.startDefault(); Connection admin = Nats.connect(nats.url())) {
             Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
@@ -111,6 +112,7 @@ class NotifyingS3ProxyTest {
     }
 
     @Test
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     void aChangeWhoseEventCannotBeQueuedIsAnsweredWithAnErrorSoTheClientRetries() throws Exception {
         try (NatsServer nats = NatsServer.startDefault(); Connection admin = Nats.connect(nats.url())) {
             Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build());
@@ -136,7 +138,7 @@ class NotifyingS3ProxyTest {
 
     @Test
     void fireAndForgetAnswersAtOnceAndLogsAnEventTheQueueRefuses() throws Exception {
-        try (NatsServer nats = NatsServer.startDefault(); Connection admin = Nats.connect(nats.url())) {
+        try (NatsServer nats = NatsServer.startDefault()) {
             Sink<S3EventRecord> sink = Jetsink.notifySink().servers(nats.url()).subject(SUBJECT).jetStream(STREAM)
                 .queueDir(queue).queueLimit(1).build();
             S3Proxy proxy = start(sink, NotifyingBlobStore.Mode.FIRE_AND_FORGET);

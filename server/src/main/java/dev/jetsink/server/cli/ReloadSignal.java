@@ -2,13 +2,15 @@ package dev.jetsink.server.cli;
 
 import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.server.Daemon;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import sun.misc.Signal;
 
 /**
  * SIGHUP, which {@code systemctl reload jetsink} sends ({@code ExecReload=}), reloads the targets
@@ -16,6 +18,10 @@ import sun.misc.Signal;
  * as a request to exit, so it is installed before the daemon starts; a SIGHUP that arrives before
  * the daemon runs is logged and ignored. Reloads run one at a time on their own thread, never on
  * the JVM's signal thread.
+ *
+ * <p>The handler is {@code sun.misc.Signal}'s (module {@code jdk.unsupported}), reached by
+ * reflection: javac warns on every compile-time use of {@code sun.misc}, and no annotation
+ * silences that warning.
  */
 final class ReloadSignal {
     private static final Logger log = LoggerFactory.getLogger(ReloadSignal.class);
@@ -29,7 +35,7 @@ final class ReloadSignal {
             t.setDaemon(true);
             return t;
         });
-        Signal.handle(new Signal("HUP"), signal -> {
+        handle("HUP", () -> {
             Daemon daemon = running.get();
             if (daemon == null) {
                 log.warn("SIGHUP before the daemon runs: ignored, nothing to reload yet");
@@ -44,5 +50,39 @@ final class ReloadSignal {
                 }
             });
         });
+    }
+
+    /**
+     * {@code sun.misc.Signal.handle(new Signal(name), signal -> onSignal.run())}. What that throws
+     * (an {@link IllegalArgumentException} for a signal the JVM keeps, say) is thrown as is.
+     */
+    private static void handle(String name, Runnable onSignal) {
+        try {
+            Class<?> signalType = Class.forName("sun.misc.Signal");
+            Class<?> handlerType = Class.forName("sun.misc.SignalHandler");
+            InvocationHandler calls = (proxy, method, args) -> switch (method.getName()) {
+                case "handle" -> {
+                    onSignal.run();
+                    yield null;
+                }
+                case "equals" -> proxy == args[0];
+                case "hashCode" -> System.identityHashCode(proxy);
+                case "toString" -> "jetsink SIG" + name + " handler";
+                default -> throw new UnsupportedOperationException(method.toString());
+            };
+            Object handler = Proxy.newProxyInstance(ReloadSignal.class.getClassLoader(), new Class<?>[] {handlerType}, calls);
+            Object signal = signalType.getConstructor(String.class).newInstance(name);
+            signalType.getMethod("handle", signalType, handlerType).invoke(null, signal, handler);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            if (e.getCause() instanceof Error cause) {
+                throw cause;
+            }
+            throw new IllegalStateException("cannot handle SIG" + name, e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot handle SIG" + name + ": sun.misc.Signal is not available", e);
+        }
     }
 }

@@ -64,6 +64,7 @@ public final class DemoCommand implements Callable<Integer> {
         this.env = Map.copyOf(env);
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();

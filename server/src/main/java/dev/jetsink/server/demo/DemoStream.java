@@ -47,6 +47,7 @@ public final class DemoStream {
         }
     }
 
+    @SuppressWarnings("try") // jnats' IterableConsumer.close() declares InterruptedException; try-with-resources is still how it is closed
     static Tally read(Connection c) throws Exception {
         long expected = c.jetStreamManagement().getStreamInfo(NAME).getStreamState().getMsgCount();
         Set<String> ids = new HashSet<>();

@@ -28,7 +28,7 @@ public final class BodyBudget {
      * @param maxBodyBytes  the largest body the ingest reads
      */
     BodyBudget(long capacityBytes, int maxBodyBytes) {
-        this.capacityKib = (int) Math.min(Integer.MAX_VALUE, Math.max(kib(capacityBytes), kib(maxBodyBytes)));
+        this.capacityKib = Math.max(kib(capacityBytes), kib(maxBodyBytes)); // kib() caps at Integer.MAX_VALUE
         this.kib = new Semaphore(capacityKib);
     }
 

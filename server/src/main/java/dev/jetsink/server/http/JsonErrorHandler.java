@@ -1,11 +1,8 @@
 package dev.jetsink.server.http;
 
 import dev.jetsink.internal.event.Json;
-import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.eclipse.jetty.http.HttpFields;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -15,7 +12,8 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Jetty's own refusals (a malformed request line or chunk, headers over the limit, a body longer
  * than declared) answered like every other jetsink error: {@code {"error": "..."}}, quoting at most
- * {@link HttpJson#MAX_QUOTED} characters, never a stack or an HTML page.
+ * {@link HttpJson#MAX_QUOTED} characters, never a stack or an HTML page. Jetty 12.1 sends them all
+ * through {@link #generateResponse}; it no longer calls the deprecated {@code badMessageError}.
  */
 public final class JsonErrorHandler extends ErrorHandler {
 
@@ -29,12 +27,6 @@ public final class JsonErrorHandler extends ErrorHandler {
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
                                     Callback callback) {
         HttpJson.send(response, callback, code, HttpJson.utf8(json(code, message)), "application/json");
-    }
-
-    @Override
-    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
-        fields.put(HttpHeader.CONTENT_TYPE, "application/json");
-        return ByteBuffer.wrap(HttpJson.utf8(json(status, reason)));
     }
 
     private static String json(int code, String message) {

@@ -74,6 +74,7 @@ class AdminSecurityTest {
         }
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Test
     void noSecretAppearsInAnyAdminResponseOrLogLine() throws Exception {
         ListAppender<ILoggingEvent> logged = new ListAppender<>();

@@ -245,15 +245,24 @@ final class Stage implements AutoCloseable {
         }
     }
 
+    /** Closes everything; an interrupt while closing the admin connection is kept in the thread's flag. */
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         daemons.forEach(DaemonSlot::close);
         proxies.forEach(own -> own.forEach(FaultProxy::close));
-        admin.close();
+        boolean interrupted = false;
+        try {
+            admin.close();
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
         cluster.close();
         for (Tmpfs disk : disks) {
             disk.close();
         }
         dev.jetsink.server.testing.DaemonHarness.deleteTree(root);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -34,6 +34,7 @@ class CheckConfigConnectTest {
 
     private final StringWriter output = new StringWriter();
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @BeforeAll
     static void startServerWithStream() throws Exception {
         server = NatsServer.builder().config(SecurityFixtures.userPassword("sink", PASSWORD)).build().start();

@@ -34,28 +34,29 @@ class QueueCommandTest {
 
     @Test
     void statsListAndShowDescribeTheLiveEntries() throws Exception {
+        QueuedEntry a;
         try (SegmentedQueue q = SegmentedQueue.open(dir, QueueOptions.withLimit(100))) {
-            QueuedEntry a = q.append(new EventMetadata(TargetKind.NOTIFY, "photos", "cat.jpg", "s3:ObjectCreated:Put", "image/jpeg"),
+            a = q.append(new EventMetadata(TargetKind.NOTIFY, "photos", "cat.jpg", "s3:ObjectCreated:Put", "image/jpeg"),
                 "{\"EventName\":\"s3:ObjectCreated:Put\"}".getBytes(StandardCharsets.UTF_8)).get();
             QueuedEntry b = q.append(new EventMetadata(TargetKind.NOTIFY, "photos", "dog.jpg", "s3:ObjectRemoved:Delete", ""),
                 "{}".getBytes(StandardCharsets.UTF_8)).get();
             q.resolve(b.seq());
-            q.close();
-
-            assertThat(run("queue", "stats", dir.toString())).isZero();
-            assertThat(out.toString()).contains("live entries:    1").contains("segments:        1")
-                .contains("corrupt records: 0");
-
-            out.getBuffer().setLength(0);
-            assertThat(run("queue", "list", dir.toString())).isZero();
-            assertThat(out.toString()).contains(a.msgId()).contains("photos/cat.jpg s3:ObjectCreated:Put")
-                .doesNotContain("dog.jpg");
-
-            out.getBuffer().setLength(0);
-            assertThat(run("queue", "show", dir.toString(), String.valueOf(a.seq()))).isZero();
-            assertThat(out.toString()).contains("msg id:       " + a.msgId())
-                .contains("{\"EventName\":\"s3:ObjectCreated:Put\"}");
         }
+        // the queue is closed before the commands read it
+
+        assertThat(run("queue", "stats", dir.toString())).isZero();
+        assertThat(out.toString()).contains("live entries:    1").contains("segments:        1")
+            .contains("corrupt records: 0");
+
+        out.getBuffer().setLength(0);
+        assertThat(run("queue", "list", dir.toString())).isZero();
+        assertThat(out.toString()).contains(a.msgId()).contains("photos/cat.jpg s3:ObjectCreated:Put")
+            .doesNotContain("dog.jpg");
+
+        out.getBuffer().setLength(0);
+        assertThat(run("queue", "show", dir.toString(), String.valueOf(a.seq()))).isZero();
+        assertThat(out.toString()).contains("msg id:       " + a.msgId())
+            .contains("{\"EventName\":\"s3:ObjectCreated:Put\"}");
     }
 
     @Test

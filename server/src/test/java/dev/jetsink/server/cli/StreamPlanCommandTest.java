@@ -199,7 +199,7 @@ class StreamPlanCommandTest {
             config.getMirror() != null, config.getDuplicateWindow() == null ? Duration.ZERO : config.getDuplicateWindow(),
             config.getReplicas(), config.getStorageType() == StorageType.Memory
                 ? StreamFacts.Storage.MEMORY : StreamFacts.Storage.FILE,
-            config.getMaxMsgSize());
+            config.getMaximumMessageSize());
     }
 
     @Test

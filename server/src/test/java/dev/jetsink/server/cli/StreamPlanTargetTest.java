@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code stream-plan --apply --target ID} against real servers: the connection (auth, TLS,
  * JetStream domain) and the stream, subject and ack timeout come from the target's configuration.
  */
+@SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
 class StreamPlanTargetTest {
     private static final String PASSWORD = "pa55-Of-The-Plan";
 

@@ -80,6 +80,7 @@ class StreamTailCommandTest {
             .config("authorization { users = [ { user: jetsink, password: \"" + PASSWORD + "\" } ] }").build().start();
     }
 
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     @Test
     void printsTheLastMessagesOfTheTargetsStreamOldestFirst() throws Exception {
         try (NatsServer nats = server();

@@ -74,6 +74,7 @@ class SocketHandoverIT {
     }
 
     @Test
+    @SuppressWarnings("try") // "trigger" is never read: its connect makes the supervisor start the daemon
     void severalPassedSocketsAndNoneNamedHttpIsAConfigErrorNamingTheFix() throws Exception {
         try (FaultRig rig = FaultRig.notifyOnly();
              SocketSupervisor supervisor = SocketSupervisor.start(rig.env, List.of("a", "b"));

@@ -133,12 +133,24 @@ public final class BalancedPair implements AutoCloseable {
             + "    }\n";
     }
 
+    /**
+     * Stops the balancer, daemon b and the rig. An interrupt while waiting for b's exit is kept in
+     * the thread's flag, after the rig is closed.
+     */
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         try {
             nginx.close();
-            daemonB.kill(Duration.ofSeconds(30));
+            boolean interrupted = false;
+            try {
+                daemonB.kill(Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
             rig.close();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         } finally {
             DaemonHarness.deleteTree(queueB);
             DaemonHarness.deleteTree(queueB.resolveSibling(queueB.getFileName() + "-nginx"));

@@ -138,16 +138,25 @@ public final class DaemonHarness implements AutoCloseable {
         return Streams.readAll(admin(), stream);
     }
 
+    /** Closes everything; an interrupt while closing the admin connection is kept in the thread's flag. */
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         if (daemon != null) {
             daemon.shutdown();
         }
+        boolean interrupted = false;
         if (admin != null) {
-            admin.close();
+            try {
+                admin.close();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
         nats.close();
         deleteTree(queueRoot);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public static void deleteTree(Path root) throws IOException {

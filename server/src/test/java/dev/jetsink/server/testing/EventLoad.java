@@ -209,11 +209,16 @@ public final class EventLoad implements AutoCloseable {
         }
     }
 
+    /** Stops sending and waits up to 35 s per sender; interrupted, it stops waiting and keeps the flag. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         closed = true;
-        for (Thread t : senders) {
-            t.join(35_000);
+        try {
+            for (Thread t : senders) {
+                t.join(35_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -401,19 +401,38 @@ public final class FaultRig implements AutoCloseable {
             + " (last sequence " + lastSeq + ")");
     }
 
+    /**
+     * Kills the daemon and closes everything. An interrupt while waiting is kept in the thread's
+     * flag; if it cut the wait for the daemon's exit short, the queue root stays, as the daemon may
+     * still hold files under it.
+     */
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
+        boolean interrupted = false;
+        boolean exited = true;
         if (daemonAlive()) {
             // wait for the exit, so nothing holds files under the queue root when it is removed
-            daemon.get().kill(Duration.ofSeconds(30));
+            try {
+                daemon.get().kill(Duration.ofSeconds(30));
+            } catch (InterruptedException e) {
+                interrupted = true;
+                exited = false;
+            }
         }
         if (admin != null) {
-            admin.close();
+            try {
+                admin.close();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
         nats.close();
         cluster.ifPresent(NatsCluster::close);
-        if (ownsQueueRoot) {
+        if (ownsQueueRoot && exited) {
             DaemonHarness.deleteTree(queueRoot);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 }

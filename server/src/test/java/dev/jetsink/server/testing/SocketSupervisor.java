@@ -179,7 +179,7 @@ public final class SocketSupervisor implements AutoCloseable {
     }
 
     /** Sends SIGTERM to the running daemon, waits for its exit and returns its exit status. */
-    public int terminateDaemon(Duration atMost) throws Exception {
+    public int terminateDaemon(Duration atMost) throws IOException, InterruptedException {
         long pid;
         synchronized (this) {
             pid = started.get(started.size() - 1);
@@ -201,18 +201,31 @@ public final class SocketSupervisor implements AutoCloseable {
         }
     }
 
-    /** Stops the supervisor after the running daemon's clean exit. */
+    /**
+     * Stops the supervisor after the running daemon's clean exit. An interrupt while waiting is
+     * kept in the thread's flag, once the supervisor is stopped and its files removed.
+     */
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         Files.writeString(stopFile, "stop");
+        boolean interrupted = false;
         try {
             if (process.isAlive() && starts() > 0 && !exits().containsKey(started.get(started.size() - 1))) {
                 terminateDaemon(Duration.ofSeconds(30));
             }
+        } catch (InterruptedException e) {
+            interrupted = true;
         } finally {
             process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
             try (var files = Files.walk(home)) {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

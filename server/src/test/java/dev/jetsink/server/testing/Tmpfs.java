@@ -64,10 +64,17 @@ public final class Tmpfs implements AutoCloseable {
         return p.waitFor() == 0 ? null : out;
     }
 
+    /** Unmounts and removes the directory; interrupted while unmounting, it leaves the directory and keeps the flag. */
     @Override
-    public void close() throws IOException, InterruptedException {
+    public void close() throws IOException {
         // lazy: a process still closing its files must not leave the mount behind
-        String out = run("umount", "-l", dir.toString());
+        String out;
+        try {
+            out = run("umount", "-l", dir.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         if (out != null) {
             throw new IllegalStateException("cannot unmount " + dir + ": " + out);
         }
