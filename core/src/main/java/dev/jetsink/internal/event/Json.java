@@ -1,8 +1,6 @@
 package dev.jetsink.internal.event;
 
-import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
@@ -15,7 +13,6 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.OutputStream;
 
 /**
  * jetsink's one JSON configuration, for core and server alike, handed out only in immutable
@@ -71,11 +68,6 @@ public final class Json {
     /** A parser of a sender's body, within the body limits. */
     public static JsonParser bodyParser(byte[] body) throws IOException {
         return BODIES.createParser(body);
-    }
-
-    /** A compact UTF-8 generator into {@code out}. */
-    public static JsonGenerator generator(OutputStream out) throws IOException {
-        return WRITER.createGenerator(out, JsonEncoding.UTF8);
     }
 
     /** {@code value} as {@code type}, through its JSON form (e.g. a record as a map). */

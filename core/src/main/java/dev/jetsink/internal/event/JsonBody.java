@@ -1,5 +1,6 @@
 package dev.jetsink.internal.event;
 
+import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
@@ -124,7 +125,7 @@ public final class JsonBody {
 
     /** Compact UTF-8 JSON of whatever {@code writer} emits, into {@code out}. */
     static void writeTo(OutputStream out, GeneratorWork writer) {
-        try (JsonGenerator gen = Json.generator(out)) {
+        try (JsonGenerator gen = Json.WRITER.createGenerator(out, JsonEncoding.UTF8)) {
             writer.writeTo(gen);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * <p>Futures are completed only after the lock is released, by the thread that wrote the batch:
  * whatever a caller chained onto one cannot hold up the next write. Callers outside the queue
  * hand them on to their own executor (the sink's receipts thread) before chaining user code.
+ * While a batch's futures are being completed no producer takes the lone-producer path: the
+ * producers those completions wake queue their next appends, and the next force covers them
+ * together, as when completion ran under the lock.
  */
 final class GroupCommitWriter implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitWriter.class);
@@ -61,6 +65,8 @@ final class GroupCommitWriter implements Runnable {
     private final SegmentFiles files;
     private final QueueOptions options;
     private final LinkedBlockingQueue<Pending> pending = new LinkedBlockingQueue<>();
+    /** Threads completing a written batch's futures right now (the lock is released by then). */
+    private final AtomicInteger completing = new AtomicInteger();
     /** Guards the segment files and every field below. */
     private final ReentrantLock io = new ReentrantLock();
     private Segment active;
@@ -83,7 +89,10 @@ final class GroupCommitWriter implements Runnable {
     void submit(Pending p) {
         // an interrupted producer must not touch the segment: the interrupt would close the shared
         // writer channel, fail every append of its batch and roll the segment
-        if (!p.stop() && !Thread.currentThread().isInterrupted() && pending.isEmpty() && io.tryLock()) {
+        // ...nor take the lone-producer path while a batch's futures are being completed: the
+        // producers those completions wake would each write alone; queued, they share the next force
+        if (!p.stop() && !Thread.currentThread().isInterrupted() && completing.get() == 0 && pending.isEmpty()
+                && io.tryLock()) {
             List<Pending> batch = new ArrayList<>();
             Object[] outcomes;
             try {
@@ -95,6 +104,7 @@ final class GroupCommitWriter implements Runnable {
                     pending.add(STOP);
                 }
                 outcomes = write(batch);
+                completing.incrementAndGet();
             } finally {
                 io.unlock();
             }
@@ -122,6 +132,7 @@ final class GroupCommitWriter implements Runnable {
                 drainInto(batch);
                 stopping = batch.removeIf(Pending::stop);
                 outcomes = write(batch);
+                completing.incrementAndGet();
             } finally {
                 io.unlock();
             }
@@ -212,15 +223,19 @@ final class GroupCommitWriter implements Runnable {
         return outcomes;
     }
 
-    /** Completes the futures of a written batch; called without the lock. */
-    private static void complete(List<Pending> batch, Object[] outcomes) {
-        for (int i = 0; i < outcomes.length; i++) {
-            CompletableFuture<QueuedEntry> future = batch.get(i).future();
-            if (outcomes[i] instanceof QueuedEntry entry) {
-                future.complete(entry);
-            } else {
-                future.completeExceptionally((Throwable) outcomes[i]);
+    /** Completes the futures of a written batch; called without the lock, after {@code completing} was raised. */
+    private void complete(List<Pending> batch, Object[] outcomes) {
+        try {
+            for (int i = 0; i < outcomes.length; i++) {
+                CompletableFuture<QueuedEntry> future = batch.get(i).future();
+                if (outcomes[i] instanceof QueuedEntry entry) {
+                    future.complete(entry);
+                } else {
+                    future.completeExceptionally((Throwable) outcomes[i]);
+                }
             }
+        } finally {
+            completing.decrementAndGet();
         }
     }
 

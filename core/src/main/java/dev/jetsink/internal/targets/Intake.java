@@ -10,7 +10,6 @@ import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.lang.Failures;
 import dev.jetsink.internal.delivery.Dispatcher;
 import dev.jetsink.internal.event.CloudEventAttributes;
-import dev.jetsink.internal.event.EventMetadata;
 import dev.jetsink.internal.event.MessageFormats;
 import dev.jetsink.internal.event.MsgIds;
 import dev.jetsink.internal.event.OutboundEvent;
@@ -92,16 +91,6 @@ public final class Intake {
         TargetUnavailableException.Reason reason = init.isPresent() ? TargetUnavailableException.Reason.INIT_FAILED
             : TargetUnavailableException.Reason.QUEUE_DIRECTORY_UNAVAILABLE;
         return unavailable().map(r -> new TargetUnavailableException(reason, "target unavailable: " + r));
-    }
-
-    /**
-     * Whether the queue can store {@code metadata} at all (its strings fit the record's lengths),
-     * so a request can be refused whole before any of its events is appended.
-     *
-     * @throws IllegalArgumentException naming what does not fit
-     */
-    public static void checkStorable(EventMetadata metadata) {
-        QueueStore.checkStorable(metadata);
     }
 
     /**

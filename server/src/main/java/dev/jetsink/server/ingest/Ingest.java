@@ -9,6 +9,7 @@ import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventParser;
 import dev.jetsink.internal.event.OutboundEvent;
 import dev.jetsink.internal.lang.Failures;
+import dev.jetsink.internal.queue.QueueStore;
 import dev.jetsink.internal.targets.Intake;
 import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.internal.targets.Targets;
@@ -180,7 +181,7 @@ public final class Ingest {
     private static void checkMetadata(List<OutboundEvent> events) throws MalformedEventException {
         for (int i = 0; i < events.size(); i++) {
             try {
-                Intake.checkStorable(events.get(i).metadata());
+                QueueStore.checkStorable(events.get(i).metadata());
             } catch (IllegalArgumentException e) {
                 throw new MalformedEventException("event " + (i + 1) + ": " + e.getMessage());
             }
