@@ -45,8 +45,10 @@ import org.slf4j.LoggerFactory;
  * 1024. Real time throughout; prints events/s and ratios and writes them as JSON.
  *
  * <p>Usage: {@code DrainBench --out PATH [--events N] [--baseline-events M] [--rounds R]
- * [--kind notify|audit] [--notify-concurrency C]} (defaults 180 000 — a one-hour outage at 50
- * events/s, the sizing example of OPERATIONS.md section 5 — N, 3, notify, 20). Jetsink (both
+ * [--kind notify|audit] [--notify-concurrency C] [--min-round-seconds S]} (defaults 180 000 — a
+ * one-hour outage at 50 events/s, the sizing example of OPERATIONS.md section 5 — N, 3, notify,
+ * 20, 15). The rounds of jetsink (default window) and raw hold at least N events, and more when raw
+ * publish would otherwise finish in under S seconds at its warm-up rate. Jetsink (both
  * windows) and raw run interleaved R times and their medians are compared; the baseline peer drains
  * its backlog once (it takes minutes). Its files are written without fsync and flushed with one
  * {@code sync} before the drain: the fill is not measured, and a crash-safe fill of 180 000 files
@@ -82,6 +84,7 @@ public final class DrainBench {
         int n = Integer.parseInt(opts.getOrDefault("events", "180000"));
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
         int baselineN = Integer.parseInt(opts.getOrDefault("baseline-events", Integer.toString(n)));
+        int minRoundSeconds = Integer.parseInt(opts.getOrDefault("min-round-seconds", "15"));
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
 
         Path work = Files.createTempDirectory("jetsink-drain-bench");
@@ -103,7 +106,14 @@ public final class DrainBench {
             if (r1) {
                 bench.jetsink(Math.min(n, 5_000), 1, "warm-up jetsink window 1");
             }
-            bench.raw(Math.min(n, 50_000), "warm-up raw");
+            double warmRaw = bench.raw(Math.min(n, 50_000), "warm-up raw");
+            // Raw publish moves 180 000 events in under 2 s on a fast host: too short a round to compare.
+            // The measured rounds hold enough events for raw publish to take minRoundSeconds at the
+            // warm-up's rate, half again for margin since the warm-up runs colder (the slowest variant,
+            // window 1, keeps --events: it runs for minutes anyway).
+            int measured = (int) Math.min(Integer.MAX_VALUE, Math.max(n, (long) Math.ceil(1.5 * warmRaw * minRoundSeconds)));
+            System.out.printf("measured rounds: %d events each (raw warm-up %.0f events/s, rounds of at least %d s)%n",
+                measured, warmRaw, minRoundSeconds);
             // The host is shared and noisy: the three fast variants run interleaved, rounds times,
             // and the medians are compared, so a burst of outside load hits them alike.
             List<Double> jetsinkRuns = new ArrayList<>();
@@ -112,12 +122,12 @@ public final class DrainBench {
             List<Double> pressure = new ArrayList<>();
             for (int r = 1; r <= rounds; r++) {
                 CpuPressure start = CpuPressure.sample();
-                jetsinkRuns.add(bench.jetsink(n, 1024, "jetsink publish_window=1024 (round " + r + ")"));
+                jetsinkRuns.add(bench.jetsink(measured, 1024, "jetsink publish_window=1024 (round " + r + ")"));
                 if (r1) {
                     // window 1 and the baseline peer are R1 comparisons; R3 measures what replication costs
                     window1Runs.add(bench.jetsink(n, 1, "jetsink publish_window=1 (round " + r + ")"));
                 }
-                rawRuns.add(bench.raw(n, "raw jnats publishAsync window=1024 (round " + r + ")"));
+                rawRuns.add(bench.raw(measured, "raw jnats publishAsync window=1024 (round " + r + ")"));
                 pressure.add(CpuPressure.sample().percentSince(start).orElse(-1));
             }
             double baseline = r1 ? bench.baseline(baselineN) : Double.NaN;
@@ -139,7 +149,10 @@ public final class DrainBench {
                 drain.put("ratio_vs_window1", Spread.of(vsWindow1, 2));
             }
             drain.put("cpu_pressure_pct", Spread.of(pressure, 0));
-            drain.put("events", n);
+            drain.put("events", measured);
+            drain.put("window1_events", n);
+            drain.put("min_round_seconds", minRoundSeconds);
+            drain.put("raw_round_seconds", Spread.of(rawRuns.stream().map(eps -> measured / eps).toList(), 1));
             drain.put("baseline_events", baselineN);
             drain.put("event_bytes", EVENT_BYTES);
             drain.put("rounds", rounds);

@@ -46,7 +46,7 @@ final class BodyStream {
                 requireEnd(parser, "a notify body holds one JSON object, found another value");
                 throw new MalformedEventException("body must be a JSON object");
             }
-            ObjectNode rest = Json.object();
+            ObjectNode rest = Json.NODES.objectNode();
             boolean sawRecords = false;
             int records = 0;
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -118,7 +118,7 @@ final class BodyStream {
         JsonBody.checkBytes(body);
         JsonParser parser = null;
         try {
-            parser = Json.bodyParser(body);
+            parser = Json.BODIES.createParser(body);
             walk.over(parser);
         } catch (JsonProcessingException e) {
             throw located(e, parser);
@@ -136,7 +136,7 @@ final class BodyStream {
 
     /** One top-level audit object: an entry, or RustFS's envelope of entries. Returns the count so far. */
     private static int object(JsonParser parser, Each each, int entries) throws IOException, MalformedEventException {
-        ObjectNode rest = Json.object();
+        ObjectNode rest = Json.NODES.objectNode();
         ArrayNode wrapped = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();

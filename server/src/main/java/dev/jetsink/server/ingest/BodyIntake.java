@@ -80,10 +80,13 @@ final class BodyIntake extends Handler.Abstract {
                 callback.failed(new java.io.IOException("client went away before its body was queued"));
                 return DONE;
             }
-            // Completes on the queue writer's thread after the fsync; no request thread waits.
+            // Completes after the fsync on the thread that wrote the batch (the queue's writer, or this
+            // thread when it wrote its events itself), with the queue's lock released. The answer is
+            // written right there: Jetty's writes do not block, and another hand-off would cost more
+            // than the write. No request thread waits for the fsync.
             Optional<TraceContext> trace = TraceContext.parse(request.getHeaders().get("traceparent"),
                 request.getHeaders().get("tracestate"));
-            return ingest.accept(kind, target, complete.body(), request.getHeaders(), trace).thenAcceptAsync(result -> {
+            return ingest.accept(kind, target, complete.body(), request.getHeaders(), trace).thenAccept(result -> {
                 if (result instanceof IngestResult.Accepted a) {
                     metrics.accepted();
                     checkCount(request, a.events());
@@ -91,7 +94,7 @@ final class BodyIntake extends Handler.Abstract {
                 } else if (result instanceof IngestResult.Rejected r) {
                     reject(response, callback, r);
                 }
-            }, request.getComponents().getExecutor());
+            });
         } else if (outcome instanceof BodyReader.Outcome.TooLarge t) {
             HttpJson.errorAndClose(response, callback, 413, "body larger than " + t.limit() + " bytes", Optional.empty());
         } else if (outcome instanceof BodyReader.Outcome.Busy) {
