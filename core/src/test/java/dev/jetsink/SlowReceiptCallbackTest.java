@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,12 +61,7 @@ class SlowReceiptCallbackTest extends ServerTestBase {
             CountDownLatch blocking = new CountDownLatch(1);
             AtomicReference<String> stageThread = new AtomicReference<>();
             long[] during = new long[3];
-            CompletableFuture<Receipt> slow;
-            do {
-                // a send still in flight, so the stage is chained before the receipt exists
-                slow = sink.send(event("slow-" + sent.incrementAndGet()));
-            } while (slow.isDone());
-            CompletableFuture<Receipt> chained = slow.thenApply(receipt -> {
+            Function<Receipt, Receipt> slowStage = receipt -> {
                 stageThread.set(Thread.currentThread().getName());
                 during[0] = Streams.state(admin, STREAM).getMsgCount();
                 during[1] = sink.queueLength();
@@ -73,6 +69,12 @@ class SlowReceiptCallbackTest extends ServerTestBase {
                 LockSupport.parkNanos(BLOCK.toNanos());
                 during[2] = Streams.state(admin, STREAM).getMsgCount();
                 return receipt;
+            };
+            CompletableFuture<Receipt> chained = onReceiptsThread(sink, sent, receiptsThread -> {
+                // sent from the receipts thread, this send cannot complete before the stage returns:
+                // the slow stage is chained on a send certainly still in flight
+                sent.incrementAndGet();
+                return sink.send(event("slow")).thenApply(slowStage);
             });
             assertThat(blocking.await(AWAIT.toSeconds(), TimeUnit.SECONDS)).as("the slow stage began").isTrue();
             chained.get(AWAIT.toSeconds(), TimeUnit.SECONDS);
@@ -100,25 +102,39 @@ class SlowReceiptCallbackTest extends ServerTestBase {
         try (Sink<S3EventRecord> sink = Jetsink.notifySink().servers(server.url()).subject(SUBJECT).jetStream(STREAM)
                 .queueDir(queue).build()) {
             sink.awaitReady(AWAIT);
-            CompletableFuture<Receipt> first;
-            int n = 0;
-            do {
-                first = sink.send(event("first-" + n++));
-            } while (first.isDone());
-            CompletableFuture<Object> waited = first.handle((receipt, failure) -> {
+            CompletableFuture<Object> waited = onReceiptsThread(sink, new AtomicInteger(), receiptsThread -> {
                 try {
-                    return sink.send(event("waited-for")).join();
+                    return CompletableFuture.<Object>completedFuture(sink.send(event("waited-for")).join());
                 } catch (RuntimeException e) {
-                    return e;
+                    return CompletableFuture.<Object>completedFuture(e);
                 }
             });
             assertThat(waited.get(AWAIT.toSeconds(), TimeUnit.SECONDS))
                 .isInstanceOfSatisfying(IllegalStateException.class, e -> assertThat(e.getMessage())
                     .contains("receipts thread").contains("thenCompose"));
 
-            Receipt chained = first.thenCompose(receipt -> sink.send(event("chained")))
+            Receipt chained = sink.send(event("first")).thenCompose(receipt -> sink.send(event("chained")))
                 .get(AWAIT.toSeconds(), TimeUnit.SECONDS);
             assertThat(chained.delivered().get(AWAIT.toSeconds(), TimeUnit.SECONDS).stream()).isEqualTo(STREAM);
+        }
+    }
+
+    /**
+     * Runs {@code work} in a stage on the sink's receipts thread and returns what it returned. A stage
+     * chained on a send that completed before the chaining runs on this thread instead; then the
+     * send is repeated ({@code sends} counts every one).
+     */
+    private static <T> CompletableFuture<T> onReceiptsThread(Sink<S3EventRecord> sink, AtomicInteger sends,
+            Function<String, CompletableFuture<T>> work) throws Exception {
+        for (int attempt = 0; ; attempt++) {
+            sends.incrementAndGet();
+            CompletableFuture<T> done = sink.send(event("carrier-" + attempt)).thenApply(receipt ->
+                Thread.currentThread().getName().startsWith("jetsink-receipts-")
+                    ? work.apply(Thread.currentThread().getName()) : null)
+                .get(AWAIT.toSeconds(), TimeUnit.SECONDS);
+            if (done != null) {
+                return done;
+            }
         }
     }
 
