@@ -5,6 +5,7 @@ import dev.jetsink.testkit.StreamSpec;
 import dev.jetsink.testkit.Streams;
 import io.nats.client.Connection;
 import io.nats.client.Nats;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URL;
@@ -13,12 +14,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
+import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,22 +84,18 @@ class ExamplesTest {
 
     @Test
     void theReadmesPomSetsTheCompilerReleaseAndBringsAnSlf4jProvider() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("```xml\n");
-        assertThat(start).as("README has a pom").isNotNegative();
-        String pom = readme.substring(start + "```xml\n".length(), readme.indexOf("```", start + 6));
-        org.w3c.dom.Document doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
-            .parse(new java.io.ByteArrayInputStream(pom.getBytes(StandardCharsets.UTF_8)));
+        String pom = readmeBlock("xml");
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+            .parse(new ByteArrayInputStream(pom.getBytes(StandardCharsets.UTF_8)));
         assertThat(doc.getElementsByTagName("maven.compiler.release").item(0).getTextContent()).isEqualTo("17");
-        List<String> artifacts = new java.util.ArrayList<>();
-        org.w3c.dom.NodeList dependencies = doc.getElementsByTagName("dependency");
+        List<String> artifacts = new ArrayList<>();
+        NodeList dependencies = doc.getElementsByTagName("dependency");
         for (int i = 0; i < dependencies.getLength(); i++) {
-            org.w3c.dom.Element d = (org.w3c.dom.Element) dependencies.item(i);
+            Element d = (Element) dependencies.item(i);
             artifacts.add(d.getElementsByTagName("artifactId").item(0).getTextContent() + ":"
                 + d.getElementsByTagName("version").item(0).getTextContent());
         }
-        java.util.regex.Matcher project = java.util.regex.Pattern
-            .compile("<artifactId>jetsink-parent</artifactId>\\s*<version>([^<]+)</version>")
+        Matcher project = Pattern.compile("<artifactId>jetsink-parent</artifactId>\\s*<version>([^<]+)</version>")
             .matcher(Files.readString(Path.of("..", "pom.xml")));
         assertThat(project.find()).as("the project's version in its pom").isTrue();
         assertThat(artifacts).contains("jetsink-core:" + project.group(1))
@@ -100,10 +104,7 @@ class ExamplesTest {
 
     @Test
     void theReadmesExampleCompilesAndRunsAsWritten() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
-        int start = readme.indexOf("```java\n");
-        assertThat(start).as("README has a java example").isNotNegative();
-        String snippet = readme.substring(start + "```java\n".length(), readme.indexOf("```", start + 7));
+        String snippet = readmeBlock("java");
         assertThat(snippet).as("a complete program: imports and the checked exception")
             .startsWith("import ").contains("throws InvalidConfigException");
         try (NatsServer server = NatsServer.startDefault(); Connection admin = Nats.connect(server.url())) {
@@ -124,5 +125,14 @@ class ExamplesTest {
             }
             assertThat(Streams.state(admin, "S3_EVENTS").getMsgCount()).isEqualTo(1);
         }
+    }
+
+    /** The first fenced block of {@code language} in the README, as written there. */
+    private static String readmeBlock(String language) throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        String fence = "```" + language + "\n";
+        int start = readme.indexOf(fence);
+        assertThat(start).as("README has a " + language + " block").isNotNegative();
+        return readme.substring(start + fence.length(), readme.indexOf("```", start + fence.length()));
     }
 }
