@@ -53,6 +53,15 @@ public final class EventParser {
      */
     public List<OutboundEvent> parse(byte[] body) throws MalformedEventException {
         Objects.requireNonNull(body, "body");
+        List<OutboundEvent> events = OnePass.events(kind, body);
+        return events != null ? List.copyOf(events) : parseTree(body);
+    }
+
+    /**
+     * What {@link #parse} answers, by way of a tree per record: the definition the one pass
+     * ({@link OnePass}) is held to, and the path of every body that pass leaves to it.
+     */
+    List<OutboundEvent> parseTree(byte[] body) throws MalformedEventException {
         List<OutboundEvent> events = new ArrayList<>();
         // Each record's tree is turned into its envelope at once and dropped (BodyStream).
         if (kind == TargetKind.NOTIFY) {

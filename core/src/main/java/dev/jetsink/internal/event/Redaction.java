@@ -31,6 +31,16 @@ public final class Redaction {
         mask(entry.get("requestQuery"), QUERY);
     }
 
+    /** Whether a {@code requestHeader} or {@code responseHeader} member of this name is masked. */
+    static boolean masksHeader(String name) {
+        return HEADERS.contains(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** Whether a {@code requestQuery} member of this name is masked. */
+    static boolean masksQuery(String name) {
+        return QUERY.contains(name.toLowerCase(Locale.ROOT));
+    }
+
     private static void mask(Object node, Set<String> names) {
         if (!(node instanceof ObjectNode object)) {
             return;

@@ -7,17 +7,20 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.event.MalformedEventException;
 import dev.jetsink.internal.config.TargetKind;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Fuzzes the parser the daemon's ingest runs on every request body (docs/RELIABILITY.md
  * "Fuzzing"). Whatever the bytes, a body is either refused with a {@link MalformedEventException}
  * that says what is wrong, or every record it holds comes out as an envelope that reads back: its
  * {@code data} is the record, its content digest is the record's canonical digest, and the record
- * sent again on its own is the same event with the same bytes. Seeds: the sender bodies and the
- * event fixtures.
+ * sent again on its own is the same event with the same bytes. And whatever the bytes, the one pass
+ * ({@link OnePass}) answers exactly as the tree path: the same refusal, or the same envelopes,
+ * digests and metadata. Seeds: the sender bodies and the event fixtures.
  */
 class EventParserFuzzTest {
 
@@ -37,11 +40,34 @@ class EventParserFuzzTest {
             events = EventParser.forKind(kind).parse(body);
         } catch (MalformedEventException e) {
             assertThat(e.getMessage()).as("a refusal says why").isNotBlank();
+            assertThatThrownBy(() -> EventParser.forKind(kind).parseTree(body)).as("the tree path refuses it too")
+                .isInstanceOf(MalformedEventException.class).hasMessage(e.getMessage());
             return;
         }
+        sameAsTheTree(kind, body, events);
         assertThat(events).as("an accepted body holds at least one event").isNotEmpty();
         for (OutboundEvent event : events) {
             roundTrips(kind, event);
+        }
+    }
+
+    /** The events the tree path makes of {@code body}, byte for byte. */
+    static void sameAsTheTree(TargetKind kind, byte[] body, List<OutboundEvent> events) {
+        List<OutboundEvent> tree;
+        try {
+            tree = EventParser.forKind(kind).parseTree(body);
+        } catch (MalformedEventException e) {
+            throw new AssertionError("the tree path refuses a body the one pass accepts: " + e.getMessage(), e);
+        }
+        assertThat(events).hasSameSizeAs(tree);
+        for (int i = 0; i < tree.size(); i++) {
+            OutboundEvent expected = tree.get(i);
+            OutboundEvent actual = events.get(i);
+            assertThat(new String(actual.payload(), StandardCharsets.UTF_8)).as("envelope %d", i + 1)
+                .isEqualTo(new String(expected.payload(), StandardCharsets.UTF_8));
+            assertThat(actual.payload()).as("envelope bytes %d", i + 1).isEqualTo(expected.payload());
+            assertThat(actual.contentDigest()).as("content digest %d", i + 1).isEqualTo(expected.contentDigest());
+            assertThat(actual.metadata()).as("metadata %d", i + 1).isEqualTo(expected.metadata());
         }
     }
 

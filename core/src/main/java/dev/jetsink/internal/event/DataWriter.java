@@ -1,0 +1,269 @@
+package dev.jetsink.internal.event;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.jetsink.internal.config.TargetKind;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.security.MessageDigest;
+import java.util.Arrays;
+
+/**
+ * Writes one record or entry as its envelope's {@code data} while {@link OnePass} reads it: every
+ * value as the tree path would write it (numbers by the type the parser gives them, decimals
+ * exact), audit credentials masked, the fields the envelope and metadata need kept as they pass,
+ * and the layout the canonical digest is hashed from ({@link WrittenLayout}). Gives the pass up
+ * ({@link OnePass.GiveUp}) on a mistyped or missing field jetsink reads, or a name twice in an
+ * object: the tree path has the words for those.
+ */
+final class DataWriter {
+
+    /** Where in a record or entry a member stands, as far as jetsink reads it. */
+    enum Spot { RECORD, S3, BUCKET, OBJECT, ENTRY, API, HEADERS, QUERY, OTHER }
+
+    /** The members jetsink reads: where, by which name, and the spot an object member opens (else a string). */
+    private enum Field {
+        EVENT_NAME(Spot.RECORD, "eventName", null),
+        EVENT_SOURCE(Spot.RECORD, "eventSource", null),
+        S3(Spot.RECORD, "s3", Spot.S3),
+        BUCKET(Spot.S3, "bucket", Spot.BUCKET),
+        OBJECT(Spot.S3, "object", Spot.OBJECT),
+        BUCKET_NAME(Spot.BUCKET, "name", null),
+        KEY(Spot.OBJECT, "key", null),
+        CONTENT_TYPE(Spot.OBJECT, "contentType", null),
+        API(Spot.ENTRY, "api", Spot.API),
+        EVENT(Spot.ENTRY, "event", null),
+        REQUEST_HEADER(Spot.ENTRY, "requestHeader", Spot.HEADERS),
+        RESPONSE_HEADER(Spot.ENTRY, "responseHeader", Spot.HEADERS),
+        REQUEST_QUERY(Spot.ENTRY, "requestQuery", Spot.QUERY),
+        API_NAME(Spot.API, "name", null),
+        API_BUCKET(Spot.API, "bucket", null),
+        API_OBJECT(Spot.API, "object", null);
+
+        private static final Field[] ALL = values();
+        final Spot in;
+        final String name;
+        final Spot opens;
+
+        Field(Spot in, String name, Spot opens) {
+            this.in = in;
+            this.name = name;
+            this.opens = opens;
+        }
+
+        static Field at(Spot spot, String name) {
+            for (Field f : ALL) {
+                if (f.in == spot && f.name.equals(name)) {
+                    return f;
+                }
+            }
+            return null;
+        }
+    }
+
+    private final JsonParser parser;
+    private final Spot spot;
+    private final Written out = new Written();
+    private final JsonGenerator gen;
+    private final WrittenLayout root;
+    /** The string of each field met (an object field: "" once met), null while not met or JSON null. */
+    private final String[] found = new String[Field.ALL.length];
+
+    /** Starts the object the parser stands at the start of; {@code spot} is RECORD or ENTRY. */
+    DataWriter(JsonParser parser, Spot spot) throws IOException {
+        this.parser = parser;
+        this.spot = spot;
+        this.gen = Json.WRITER.createGenerator(out, JsonEncoding.UTF8);
+        gen.writeStartObject();
+        this.root = new WrittenLayout(true, at() - 1);
+    }
+
+    /** One member of the record or entry; the parser stands at its value. */
+    void member(String name, JsonToken value) throws IOException {
+        member(root, spot, name, value);
+    }
+
+    /** The event; the parser has read the record's or entry's closing brace. */
+    OutboundEvent finish() throws IOException {
+        gen.writeEndObject();
+        OnePass.GiveUp.unless(root.close(at()));
+        gen.close();
+        int dataEnd = out.size();
+        MessageDigest sha = CanonicalJson.sha256();
+        root.digest(out.bytes(), sha);
+        EventMetadata metadata = spot == Spot.RECORD ? recordMetadata() : entryMetadata();
+        String objectName = spot == Spot.RECORD ? found[Field.KEY.ordinal()] : metadata.object();
+        return new OutboundEvent(metadata, envelope(metadata, objectName, dataEnd), sha.digest());
+    }
+
+    /** The notify metadata, once the required fields are known to be there (else the tree path says which is not). */
+    private EventMetadata recordMetadata() {
+        String eventName = required(Field.EVENT_NAME);
+        OnePass.GiveUp.unless(found[Field.S3.ordinal()] != null && found[Field.BUCKET.ordinal()] != null
+            && found[Field.OBJECT.ordinal()] != null);
+        String bucket = required(Field.BUCKET_NAME);
+        String key = required(Field.KEY);
+        String source = found[Field.EVENT_SOURCE.ordinal()];
+        KeyEncoding encoding = source == null ? KeyEncoding.FORM : KeyEncoding.ofSource(source);
+        return new EventMetadata(TargetKind.NOTIFY, bucket, encoding.decode(key), eventName,
+            found[Field.CONTENT_TYPE.ordinal()]);
+    }
+
+    private EventMetadata entryMetadata() {
+        return new EventMetadata(TargetKind.AUDIT, found[Field.API_BUCKET.ordinal()], found[Field.API_NAME.ordinal()],
+            found[Field.EVENT.ordinal()], "");
+    }
+
+    private String required(Field field) {
+        String value = found[field.ordinal()];
+        OnePass.GiveUp.unless(value != null && !value.isEmpty());
+        return value;
+    }
+
+    /**
+     * The envelope {@link Envelopes} writes, around the data already written: its head is written
+     * after the data with a one-byte placeholder for the data, and the two are joined once.
+     */
+    private byte[] envelope(EventMetadata m, String objectName, int dataEnd) {
+        int headStart = out.size();
+        int[] dataAt = new int[1];
+        JsonBody.writeTo(out, g -> {
+            g.writeStartObject();
+            g.writeStringField("EventName", m.eventName());
+            g.writeStringField("Key", m.bucket() + "/" + m.object());
+            g.writeArrayFieldStart("Records");
+            g.writeStartObject();
+            g.writeStringField("object_name", objectName);
+            g.writeStringField("bucket_name", m.bucket());
+            g.writeStringField("event_name", m.eventName());
+            g.writeFieldName("data");
+            dataAt[0] = out.size() + g.getOutputBuffered();
+            g.writeNumber(0);
+            g.writeEndObject();
+            g.writeEndArray();
+            g.writeEndObject();
+        });
+        byte[] b = out.bytes();
+        int head = dataAt[0] - headStart;
+        int tail = out.size() - dataAt[0] - 2; // after ":0"
+        byte[] envelope = new byte[head + 1 + dataEnd + tail];
+        System.arraycopy(b, headStart, envelope, 0, head);
+        envelope[head] = ':';
+        System.arraycopy(b, 0, envelope, head + 1, dataEnd);
+        System.arraycopy(b, dataAt[0] + 2, envelope, head + 1 + dataEnd, tail);
+        return envelope;
+    }
+
+    private void member(WrittenLayout in, Spot where, String name, JsonToken value) throws IOException {
+        int start = at();
+        gen.writeFieldName(name);
+        WrittenLayout inner = null;
+        if (where == Spot.HEADERS && Redaction.masksHeader(name) || where == Spot.QUERY && Redaction.masksQuery(name)) {
+            gen.writeString(Redaction.MASK);
+            parser.skipChildren();
+        } else {
+            Field field = where == Spot.OTHER ? null : Field.at(where, name);
+            if (field != null && value != JsonToken.VALUE_NULL) {
+                keep(field, value);
+            }
+            inner = value(value, field != null && field.opens != null ? field.opens : Spot.OTHER);
+        }
+        in.add(name, start, at(), inner);
+    }
+
+    private void keep(Field field, JsonToken value) throws IOException {
+        if (field.opens != null) {
+            OnePass.GiveUp.unless(value == JsonToken.START_OBJECT);
+            found[field.ordinal()] = "";
+        } else if (value == JsonToken.VALUE_STRING) {
+            found[field.ordinal()] = parser.getText();
+        } else {
+            // eventSource of another type only means "not Ceph"; any other field must be a string
+            OnePass.GiveUp.unless(field == Field.EVENT_SOURCE);
+        }
+    }
+
+    /** Writes the value the parser stands at; its layout when it is an object or array. */
+    private WrittenLayout value(JsonToken t, Spot where) throws IOException {
+        switch (t) {
+            case START_OBJECT -> {
+                gen.writeStartObject();
+                WrittenLayout object = new WrittenLayout(true, at() - 1);
+                while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                    String name = parser.currentName();
+                    member(object, where, name, parser.nextToken());
+                }
+                gen.writeEndObject();
+                OnePass.GiveUp.unless(object.close(at()));
+                return object;
+            }
+            case START_ARRAY -> {
+                gen.writeStartArray();
+                WrittenLayout array = new WrittenLayout(false, at() - 1);
+                JsonToken e;
+                while ((e = parser.nextToken()) != JsonToken.END_ARRAY) {
+                    int start = at();
+                    WrittenLayout inner = value(e, Spot.OTHER);
+                    array.add(null, start, at(), inner);
+                }
+                gen.writeEndArray();
+                array.close(at());
+                return array;
+            }
+            case VALUE_STRING -> gen.writeString(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+            case VALUE_NUMBER_INT -> {
+                switch (parser.getNumberType()) {
+                    case INT -> gen.writeNumber(parser.getIntValue());
+                    case LONG -> gen.writeNumber(parser.getLongValue());
+                    default -> gen.writeNumber(parser.getBigIntegerValue());
+                }
+            }
+            case VALUE_NUMBER_FLOAT -> gen.writeNumber(parser.getDecimalValue());
+            case VALUE_TRUE -> gen.writeBoolean(true);
+            case VALUE_FALSE -> gen.writeBoolean(false);
+            case VALUE_NULL -> gen.writeNull();
+            default -> throw new IllegalStateException("unexpected JSON token " + t);
+        }
+        return null;
+    }
+
+    /** Where the next byte will be written. */
+    private int at() {
+        return out.size() + gen.getOutputBuffered();
+    }
+
+    /** The bytes written so far, readable in place (a ByteArrayOutputStream would lock on every call). */
+    private static final class Written extends OutputStream {
+        private byte[] buf = new byte[512];
+        private int count;
+
+        @Override
+        public void write(int b) {
+            ensure(1);
+            buf[count++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(len);
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
+        }
+
+        private void ensure(int more) {
+            if (count + more > buf.length) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
+            }
+        }
+
+        int size() {
+            return count;
+        }
+
+        byte[] bytes() {
+            return buf;
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.jetsink.internal.event;
+
+import dev.jetsink.event.MalformedEventException;
+import dev.jetsink.internal.config.TargetKind;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The one pass over a body takes every body real senders post (the fuzz seeds: RustFS, MinIO,
+ * Ceph RGW and the event fixtures) and makes of it what the tree path makes, byte for byte; the
+ * bodies it leaves to the tree path still get the tree path's answer.
+ */
+class OnePassTest {
+    private static final Path SEEDS = Path.of("src/test/resources/dev/jetsink/internal/event/EventParserFuzzTestInputs");
+
+    static Stream<Arguments> senderBodies() throws IOException {
+        return Stream.of(TargetKind.NOTIFY, TargetKind.AUDIT).flatMap(kind -> {
+            Path dir = SEEDS.resolve(kind == TargetKind.NOTIFY ? "notifyBody" : "auditBody");
+            try (Stream<Path> files = Files.list(dir)) {
+                return files.filter(f -> !f.getFileName().toString().startsWith("crash-")).sorted()
+                    .map(f -> Arguments.of(kind, f.getFileName().toString())).toList().stream();
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("senderBodies")
+    void everySenderBodyTakesTheOnePassAndComesOutAsFromTheTree(TargetKind kind, String file) throws Exception {
+        byte[] body = Files.readAllBytes(SEEDS.resolve(kind == TargetKind.NOTIFY ? "notifyBody" : "auditBody").resolve(file));
+
+        List<OutboundEvent> events = OnePass.events(kind, body);
+
+        assertThat(events).as("the one pass takes this body").isNotNull().isNotEmpty();
+        EventParserFuzzTest.sameAsTheTree(kind, body, events);
+    }
+
+    static Stream<Arguments> bodiesLeftToTheTree() {
+        return Stream.of(
+            Arguments.of(TargetKind.NOTIFY, "a name twice",
+                "{\"eventName\":\"s3:ObjectCreated:Put\",\"s3\":{\"bucket\":{\"name\":\"b\"},\"object\":{\"key\":\"k\"}},"
+                    + "\"x\":1,\"x\":2}"),
+            Arguments.of(TargetKind.NOTIFY, "a missing bucket name",
+                "{\"Records\":[{\"eventName\":\"s3:ObjectCreated:Put\",\"s3\":{\"bucket\":{},\"object\":{\"key\":\"k\"}}}]}"),
+            Arguments.of(TargetKind.NOTIFY, "a key of the wrong type",
+                "{\"eventName\":\"e\",\"s3\":{\"bucket\":{\"name\":\"b\"},\"object\":{\"key\":7}}}"),
+            Arguments.of(TargetKind.NOTIFY, "Records not an array", "{\"Records\":{}}"),
+            Arguments.of(TargetKind.NOTIFY, "not JSON", "{\"Records\":[}"),
+            Arguments.of(TargetKind.AUDIT, "Records before api: an entry after all",
+                "{\"Records\":[{\"a\":1}],\"api\":{\"name\":\"PutObject\"}}"),
+            Arguments.of(TargetKind.AUDIT, "api not an object", "{\"api\":\"PutObject\"}"),
+            Arguments.of(TargetKind.AUDIT, "an entry that is not an object", "{\"api\":{}}\n42"),
+            Arguments.of(TargetKind.AUDIT, "a header name twice, once masked",
+                "{\"requestHeader\":{\"Authorization\":\"secret\",\"authorization\":\"other\",\"Authorization\":\"x\"}}"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("bodiesLeftToTheTree")
+    void bodiesTheOnePassLeavesGetTheTreePathsAnswer(TargetKind kind, String what, String text) throws Exception {
+        byte[] body = text.getBytes(StandardCharsets.UTF_8);
+
+        assertThat(OnePass.events(kind, body)).as(what).isNull();
+
+        EventParser parser = EventParser.forKind(kind);
+        try {
+            List<OutboundEvent> tree = parser.parseTree(body);
+            EventParserFuzzTest.sameAsTheTree(kind, body, parser.parse(body));
+            assertThat(tree).isNotEmpty();
+        } catch (MalformedEventException refused) {
+            assertThatThrownBy(() -> parser.parse(body)).isInstanceOf(MalformedEventException.class)
+                .hasMessage(refused.getMessage());
+        }
+    }
+}
