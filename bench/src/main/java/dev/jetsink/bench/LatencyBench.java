@@ -39,6 +39,12 @@ import java.util.regex.Pattern;
  * beside the product's, and with {@code --compare-jar} an older build runs in alternate rounds on
  * the same host in the same hour: a reader compares builds, not hours.
  *
+ * <p>To say where a slow event spent its time, each round also splits the latency at the HTTP
+ * answer (the durable enqueue is done then; what follows is dispatch and the broker), reads the
+ * daemon's GC pauses over the measured events from its {@code /metrics}, and counts every event's
+ * latency into log-spaced buckets: the section's {@code histogram} (all rounds of this build
+ * together), drawn by {@link LatencyChart} as {@code docs/bench-latency.svg}.
+ *
  * <p>Usage: {@code LatencyBench --jar server/target/jetsink.jar --out RESULTS.json [--rate 10000]
  * [--seconds 20] [--rounds 3] [--compare-jar OLDER.jar]}.
  */
@@ -54,9 +60,15 @@ public final class LatencyBench {
     }
 
     /** One round's figures, in milliseconds (pressure in percent). */
-    private record Round(double p50, double p99, double max, double httpP50, double httpP99, double fsyncP50,
-                         double fsyncP99, double pressure, long stored, long failures) {
+    private record Round(double p50, double p99, double max, double httpP50, double httpP99, double afterAnswerP99,
+                         double fsyncP50, double fsyncP99, double gcPauses, double gcPauseMs, double pressure,
+                         long stored, long failures, long[] histogram) {
     }
+
+    /** Buckets per doubling of the latency histogram, and its first upper bound in ms. */
+    private static final int BUCKETS_PER_DOUBLING = 4;
+    private static final double FIRST_BOUND_MS = 0.125;
+    private static final int BUCKETS = 14 * BUCKETS_PER_DOUBLING; // up to 2 s; the last also holds anything slower
 
     @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
     public static void main(String[] args) throws Exception {
@@ -96,10 +108,11 @@ public final class LatencyBench {
                     Round round = round(server, admin, build, work.resolve(name + "-" + r), rate, seconds);
                     byBuild.computeIfAbsent(name, k -> new ArrayList<>()).add(round);
                     System.out.printf("round %d %s (%s): request->stored p50 %.2f ms p99 %.2f ms max %.1f ms; HTTP p50 %.2f"
-                            + " ms p99 %.2f ms; disk fsync p50 %.2f ms p99 %.2f ms; %d stored, %d HTTP failures; cpu"
-                            + " pressure %.1f %%%n", r, name, build.getFileName(), round.p50(), round.p99(), round.max(),
-                        round.httpP50(), round.httpP99(), round.fsyncP50(), round.fsyncP99(), round.stored(),
-                        round.failures(), round.pressure());
+                            + " ms p99 %.2f ms; answer->stored p99 %.2f ms; GC %.0f pauses, %.0f ms in all; disk fsync"
+                            + " p50 %.2f ms p99 %.2f ms; %d stored, %d HTTP failures; cpu pressure %.1f %%%n", r, name,
+                        build.getFileName(), round.p50(), round.p99(), round.max(), round.httpP50(), round.httpP99(),
+                        round.afterAnswerP99(), round.gcPauses(), round.gcPauseMs(), round.fsyncP50(), round.fsyncP99(),
+                        round.stored(), round.failures(), round.pressure());
                 }
             }
         } finally {
@@ -123,11 +136,21 @@ public final class LatencyBench {
             section.put(prefix + "max_ms", Spread.of(rs.stream().map(Round::max).toList(), 1));
             section.put(prefix + "http_p50_ms", Spread.of(rs.stream().map(Round::httpP50).toList(), 2));
             section.put(prefix + "http_p99_ms", Spread.of(rs.stream().map(Round::httpP99).toList(), 2));
+            section.put(prefix + "answer_to_stored_p99_ms", Spread.of(rs.stream().map(Round::afterAnswerP99).toList(), 2));
+            section.put(prefix + "gc_pauses", Spread.of(rs.stream().map(Round::gcPauses).toList(), 0));
+            section.put(prefix + "gc_pause_total_ms", Spread.of(rs.stream().map(Round::gcPauseMs).toList(), 1));
             section.put(prefix + "disk_fsync_p50_ms", Spread.of(rs.stream().map(Round::fsyncP50).toList(), 2));
             section.put(prefix + "disk_fsync_p99_ms", Spread.of(rs.stream().map(Round::fsyncP99).toList(), 2));
             section.put(prefix + "cpu_pressure_pct", Spread.of(rs.stream().map(Round::pressure).toList(), 1));
             section.put(prefix + "http_failures", rs.stream().mapToLong(Round::failures).sum());
             section.put(prefix + "unstored", rs.stream().mapToLong(x -> perRound - x.stored()).sum());
+            List<Map<String, Object>> histogram = new ArrayList<>();
+            for (int b = 0; b < BUCKETS; b++) {
+                int bucket = b;
+                long count = rs.stream().mapToLong(x -> x.histogram()[bucket]).sum();
+                histogram.add(Map.of("le_ms", b == BUCKETS - 1 ? "+Inf" : (Object) bound(b), "count", count));
+            }
+            section.put(prefix + "histogram", histogram);
         });
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
@@ -159,24 +182,36 @@ public final class LatencyBench {
             int warm = rate * WARM_UP_SECONDS;
             RawHttpLoad.run(daemon.host(), daemon.port(), rate, warm, i -> body(total + i),
                 new long[warm], new long[warm], new AtomicLong());
+            double gcBefore = daemon.metric("jvm_gc_pause_seconds_count");
+            double gcSecondsBefore = daemon.metric("jvm_gc_pause_seconds_sum");
             CpuPressure before = CpuPressure.sample();
             RawHttpLoad.run(daemon.host(), daemon.port(), rate, total, LatencyBench::body, sentAtMicros, httpMicros,
                 failures);
             double pressure = CpuPressure.sample().percentSince(before).orElse(-1);
+            double gcPauses = daemon.metric("jvm_gc_pause_seconds_count") - gcBefore;
+            double gcMs = (daemon.metric("jvm_gc_pause_seconds_sum") - gcSecondsBefore) * 1000;
             long[] storedAtMicros = readStoreTimes(admin, total);
             long[] latency = new long[total];
+            long[] afterAnswer = new long[total];
+            long[] histogram = new long[BUCKETS];
             int seen = 0;
             for (int i = 0; i < total; i++) {
                 if (storedAtMicros[i] > 0) {
-                    latency[seen++] = storedAtMicros[i] - sentAtMicros[i];
+                    afterAnswer[seen] = Math.max(0, storedAtMicros[i] - sentAtMicros[i] - httpMicros[i]);
+                    latency[seen] = storedAtMicros[i] - sentAtMicros[i];
+                    histogram[bucket(latency[seen])]++;
+                    seen++;
                 }
             }
             long[] lat = Arrays.copyOf(latency, seen);
             Arrays.sort(lat);
+            long[] after = Arrays.copyOf(afterAnswer, seen);
+            Arrays.sort(after);
             long[] httpSorted = httpMicros.clone();
             Arrays.sort(httpSorted);
             return new Round(pct(lat, 0.50), pct(lat, 0.99), lat.length == 0 ? 0 : lat[lat.length - 1] / 1000.0,
-                pct(httpSorted, 0.50), pct(httpSorted, 0.99), fsync[0], fsync[1], pressure, seen, failures.get());
+                pct(httpSorted, 0.50), pct(httpSorted, 0.99), pct(after, 0.99), fsync[0], fsync[1], gcPauses, gcMs,
+                pressure, seen, failures.get(), histogram);
         }
     }
 
@@ -233,6 +268,21 @@ public final class LatencyBench {
         }
         sub.unsubscribe();
         return stored;
+    }
+
+    /** The upper bound of bucket {@code b}, in ms: {@value #FIRST_BOUND_MS} ms times 2^(b/4). */
+    static double bound(int b) {
+        return Math.round(FIRST_BOUND_MS * Math.pow(2, (double) b / BUCKETS_PER_DOUBLING) * 1000) / 1000.0;
+    }
+
+    /** The bucket a latency of {@code micros} falls in: the first whose bound it does not exceed. */
+    static int bucket(long micros) {
+        for (int b = 0; b < BUCKETS - 1; b++) {
+            if (micros <= bound(b) * 1000) {
+                return b;
+            }
+        }
+        return BUCKETS - 1;
     }
 
     private static long micros(Instant t) {

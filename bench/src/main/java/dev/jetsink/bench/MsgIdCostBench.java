@@ -22,7 +22,9 @@ import java.util.UUID;
  * The cost per event of content-derived msg ids: the whole ingest parse of a MinIO
  * webhook body (1.3 KiB, one record: tree, envelope, canonical digest, the target's msg id), and
  * the canonical digest and the msg id alone, so their share shows, and what a target's non-default
- * {@code FORMAT} adds (applied once per event, at enqueue). Single thread, after warm-up;
+ * {@code FORMAT} adds (applied once per event, at enqueue); and the one streaming pass over a body
+ * beside the tree path it replaced (a MinIO record, and a MinIO audit batch of 100 entries, per
+ * event), alternately in each round. Single thread, after warm-up;
  * ns per event, CPU pressure beside it. Usage: {@code MsgIdCostBench --out RESULTS.json}.
  */
 public final class MsgIdCostBench {
@@ -34,6 +36,7 @@ public final class MsgIdCostBench {
     }
 
     private static final int ROUNDS = 3;
+    private static final int AUDIT_BATCH = 100;
 
     public static void main(String[] args) throws Exception {
         Path out = Path.of(args.length >= 2 && args[0].equals("--out") ? args[1] : "bench/results/latest.json");
@@ -42,6 +45,12 @@ public final class MsgIdCostBench {
             body = in.readAllBytes();
         }
         EventParser parser = EventParser.forKind(TargetKind.NOTIFY);
+        EventParser audit = EventParser.forKind(TargetKind.AUDIT);
+        byte[] batch;
+        try (InputStream in = MsgIdCostBench.class.getResourceAsStream("minio-audit-entry.json")) {
+            String entry = new ObjectMapper().readTree(in).toString();
+            batch = (entry + "\n").repeat(AUDIT_BATCH).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
         com.fasterxml.jackson.databind.JsonNode record = new ObjectMapper().readTree(body).get("Records").get(0);
         byte[] digest = CanonicalJson.sha256(record);
         OutboundEvent parsed = parser.parse(body).get(0);
@@ -51,7 +60,11 @@ public final class MsgIdCostBench {
             sink += run(parser, body) + CanonicalJson.sha256(record)[0]
                 + MsgIds.content(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits()
                 + MessageFormats.apply(formats[i % formats.length], parsed).payload().length;
+            if (i % AUDIT_BATCH == 0) {
+                sink += parser.parseTree(body).size() + audit.parse(batch).size() + audit.parseTree(batch).size();
+            }
         }
+        Map<String, List<Double>> passes = new LinkedHashMap<>();
         Map<PayloadFormat, List<Double>> formatCosts = new LinkedHashMap<>();
         for (PayloadFormat f : formats) {
             formatCosts.put(f, new ArrayList<>());
@@ -89,6 +102,17 @@ public final class MsgIdCostBench {
                 formatCosts.get(f).add(cost);
                 formatText.append(String.format(" %s +%.0f ns", f.label(), cost));
             }
+            double[] pass = {
+                perEvent(() -> parser.parse(body).size(), MEASURED, 1),
+                perEvent(() -> parser.parseTree(body).size(), MEASURED, 1),
+                perEvent(() -> audit.parse(batch).size(), MEASURED / AUDIT_BATCH, AUDIT_BATCH),
+                perEvent(() -> audit.parseTree(batch).size(), MEASURED / AUDIT_BATCH, AUDIT_BATCH)};
+            String[] passNames = {"notify_one_pass_ns", "notify_tree_ns", "audit_batch_one_pass_ns", "audit_batch_tree_ns"};
+            for (int k = 0; k < pass.length; k++) {
+                passes.computeIfAbsent(passNames[k], n -> new ArrayList<>()).add(pass[k]);
+            }
+            System.out.printf("round %d, parse to envelopes and digests, per event: notify one pass %.0f ns, tree %.0f ns;"
+                + " audit batch of %d one pass %.0f ns, tree %.0f ns%n", round, pass[0], pass[1], AUDIT_BATCH, pass[2], pass[3]);
             System.out.printf("round %d, per event (1.3 KiB MinIO record): parse + envelope + digest + msg id %.0f ns, of which"
                 + " canonical digest %.0f ns and msg id %.0f ns = %.0f %%; %s (sink %d)%n", round, whole, canonical, id,
                 100 * share, CpuPressure.sample().textSince(start), sink & 1);
@@ -108,11 +132,31 @@ public final class MsgIdCostBench {
         for (Map.Entry<PayloadFormat, List<Double>> f : formatCosts.entrySet()) {
             r.put("format_" + f.getKey().label().replace('-', '_') + "_ns", Spread.of(f.getValue(), 0));
         }
+        for (Map.Entry<String, List<Double>> p : passes.entrySet()) {
+            r.put(p.getKey(), Spread.of(p.getValue(), 0));
+        }
         r.put("cpu_pressure_pct", Spread.of(pressures, 0));
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
         root.set("msg_id_cost", json.valueToTree(r));
         json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
+    }
+
+    /** What one timed loop runs: a parse, returning something to keep. */
+    @FunctionalInterface
+    private interface Parse {
+        int run() throws Exception;
+    }
+
+    private static long kept;
+
+    /** ns per event of {@code times} runs of {@code parse}, each making {@code events} events. */
+    private static double perEvent(Parse parse, int times, int events) throws Exception {
+        long t0 = System.nanoTime();
+        for (int i = 0; i < times; i++) {
+            kept += parse.run();
+        }
+        return (System.nanoTime() - t0) / (double) times / events;
     }
 
     private static long run(EventParser parser, byte[] body) throws Exception {

@@ -4,11 +4,14 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
 import dev.jetsink.internal.config.TargetKind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Writes one record or entry as its envelope's {@code data} while {@link OnePass} reads it: every
@@ -63,7 +66,15 @@ final class DataWriter {
         }
     }
 
+    /**
+     * Member names written before, encoded once: the parser hands the same names over and over
+     * (every record of a sender has the same members). Bounded, since names come from senders.
+     */
+    private static final ConcurrentHashMap<String, SerializedString> NAMES = new ConcurrentHashMap<>();
+    private static final int MAX_NAMES = 4096;
+
     private final JsonParser parser;
+    private final byte[] body;
     private final Spot spot;
     private final Written out = new Written();
     private final JsonGenerator gen;
@@ -71,9 +82,13 @@ final class DataWriter {
     /** The string of each field met (an object field: "" once met), null while not met or JSON null. */
     private final String[] found = new String[Field.ALL.length];
 
-    /** Starts the object the parser stands at the start of; {@code spot} is RECORD or ENTRY. */
-    DataWriter(JsonParser parser, Spot spot) throws IOException {
+    /**
+     * Starts the object the parser stands at the start of; {@code spot} is RECORD or ENTRY; the
+     * parser reads {@code body}.
+     */
+    DataWriter(JsonParser parser, byte[] body, Spot spot) throws IOException {
         this.parser = parser;
+        this.body = body;
         this.spot = spot;
         this.gen = Json.WRITER.createGenerator(out, JsonEncoding.UTF8);
         gen.writeStartObject();
@@ -83,6 +98,14 @@ final class DataWriter {
     /** One member of the record or entry; the parser stands at its value. */
     void member(String name, JsonToken value) throws IOException {
         member(root, spot, name, value);
+    }
+
+    /**
+     * Drops what was written: the object was not a record after all. Closing the generator hands
+     * its buffers back for the next one to use (Jackson keeps one set per thread).
+     */
+    void abandon() throws IOException {
+        gen.close();
     }
 
     /** The event; the parser has read the record's or entry's closing brace. */
@@ -158,7 +181,7 @@ final class DataWriter {
 
     private void member(WrittenLayout in, Spot where, String name, JsonToken value) throws IOException {
         int start = at();
-        gen.writeFieldName(name);
+        gen.writeFieldName(encodedName(name));
         WrittenLayout inner = null;
         if (where == Spot.HEADERS && Redaction.masksHeader(name) || where == Spot.QUERY && Redaction.masksQuery(name)) {
             gen.writeString(Redaction.MASK);
@@ -212,7 +235,7 @@ final class DataWriter {
                 array.close(at());
                 return array;
             }
-            case VALUE_STRING -> gen.writeString(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+            case VALUE_STRING -> string();
             case VALUE_NUMBER_INT -> {
                 switch (parser.getNumberType()) {
                     case INT -> gen.writeNumber(parser.getIntValue());
@@ -227,6 +250,39 @@ final class DataWriter {
             default -> throw new IllegalStateException("unexpected JSON token " + t);
         }
         return null;
+    }
+
+    /**
+     * The string the parser stands at. Without a backslash, its bytes in the body are exactly what
+     * the generator would write for it (UTF-8 checked up front, control characters cannot stand
+     * unescaped, and the generator escapes nothing else), so they are copied as they are and the
+     * parser never decodes them; a string with an escape is decoded and written again.
+     */
+    private void string() throws IOException {
+        long quote = parser.currentTokenLocation().getByteOffset();
+        if (quote >= 0 && quote < body.length && body[(int) quote] == '"') {
+            int from = (int) quote + 1;
+            int at = from;
+            while (at < body.length && body[at] != '"' && body[at] != '\\') {
+                at++;
+            }
+            if (at < body.length && body[at] == '"') {
+                gen.writeRawUTF8String(body, from, at - from);
+                return;
+            }
+        }
+        gen.writeString(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+    }
+
+    private static SerializableString encodedName(String name) {
+        SerializedString encoded = NAMES.get(name);
+        if (encoded == null) {
+            encoded = new SerializedString(name);
+            if (NAMES.size() < MAX_NAMES) {
+                NAMES.putIfAbsent(name, encoded);
+            }
+        }
+        return encoded;
     }
 
     /** Where the next byte will be written. */

@@ -31,7 +31,7 @@ final class OnePass {
     static List<OutboundEvent> events(TargetKind kind, byte[] body) throws MalformedEventException {
         JsonBody.checkBytes(body);
         try (JsonParser parser = Json.bodyParser(body)) {
-            return kind == TargetKind.NOTIFY ? notifyBody(parser) : auditBody(parser);
+            return kind == TargetKind.NOTIFY ? notifyBody(parser, body) : auditBody(parser, body);
         } catch (GiveUp | IOException | NumberFormatException e) {
             // Not a plain body, or not JSON at all (a decimal beyond BigDecimal reads as the
             // latter): the tree path reads it again and says what is wrong, if anything is.
@@ -40,10 +40,10 @@ final class OnePass {
     }
 
     /** A webhook form {@code {..,"Records":[record, ..]}} or one bare record. */
-    private static List<OutboundEvent> notifyBody(JsonParser parser) throws IOException {
+    private static List<OutboundEvent> notifyBody(JsonParser parser, byte[] body) throws IOException {
         GiveUp.unless(parser.nextToken() == JsonToken.START_OBJECT);
         // Read as a bare record until a Records array says it is the webhook form.
-        DataWriter bare = new DataWriter(parser, Spot.RECORD);
+        DataWriter bare = new DataWriter(parser, body, Spot.RECORD);
         List<OutboundEvent> records = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
@@ -52,9 +52,10 @@ final class OnePass {
                 parser.skipChildren(); // the form's own EventName and Key are rebuilt from each record
             } else if (name.equals("Records")) {
                 GiveUp.unless(value == JsonToken.START_ARRAY);
+                bare.abandon();
                 records = new ArrayList<>();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    records.add(objectValue(parser, Spot.RECORD));
+                    records.add(objectValue(parser, body, Spot.RECORD));
                 }
                 GiveUp.unless(!records.isEmpty());
             } else {
@@ -66,18 +67,18 @@ final class OnePass {
     }
 
     /** One entry, entries one after another (NDJSON), a JSON array of entries, or RustFS's envelope. */
-    private static List<OutboundEvent> auditBody(JsonParser parser) throws IOException {
+    private static List<OutboundEvent> auditBody(JsonParser parser, byte[] body) throws IOException {
         List<OutboundEvent> entries = new ArrayList<>();
         JsonToken t = parser.nextToken();
         if (t == JsonToken.START_ARRAY) {
             while (parser.nextToken() != JsonToken.END_ARRAY) {
-                entries.add(objectValue(parser, Spot.ENTRY));
+                entries.add(objectValue(parser, body, Spot.ENTRY));
             }
             GiveUp.unless(parser.nextToken() == null);
         } else {
             for (; t != null; t = parser.nextToken()) {
                 GiveUp.unless(t == JsonToken.START_OBJECT);
-                topLevelEntry(parser, entries);
+                topLevelEntry(parser, body, entries);
             }
         }
         GiveUp.unless(!entries.isEmpty());
@@ -89,8 +90,8 @@ final class OnePass {
      * array and no {@code api}. A Records array before any {@code api} is taken as the envelope;
      * an {@code api} after it means the object was an entry after all, which the tree path reads.
      */
-    private static void topLevelEntry(JsonParser parser, List<OutboundEvent> entries) throws IOException {
-        DataWriter entry = new DataWriter(parser, Spot.ENTRY);
+    private static void topLevelEntry(JsonParser parser, byte[] body, List<OutboundEvent> entries) throws IOException {
+        DataWriter entry = new DataWriter(parser, body, Spot.ENTRY);
         boolean sawApi = false;
         List<OutboundEvent> wrapped = null;
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -100,9 +101,10 @@ final class OnePass {
                 GiveUp.unless(!name.equals("api"));
                 parser.skipChildren();
             } else if (name.equals("Records") && !sawApi && value == JsonToken.START_ARRAY) {
+                entry.abandon();
                 wrapped = new ArrayList<>();
                 while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    wrapped.add(objectValue(parser, Spot.ENTRY));
+                    wrapped.add(objectValue(parser, body, Spot.ENTRY));
                 }
                 GiveUp.unless(!wrapped.isEmpty());
             } else {
@@ -118,9 +120,9 @@ final class OnePass {
     }
 
     /** The event of the object the parser stands at the start of. */
-    private static OutboundEvent objectValue(JsonParser parser, Spot spot) throws IOException {
+    private static OutboundEvent objectValue(JsonParser parser, byte[] body, Spot spot) throws IOException {
         GiveUp.unless(parser.currentToken() == JsonToken.START_OBJECT);
-        DataWriter record = new DataWriter(parser, spot);
+        DataWriter record = new DataWriter(parser, body, spot);
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String name = parser.currentName();
             record.member(name, parser.nextToken());
