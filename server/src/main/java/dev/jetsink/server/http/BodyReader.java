@@ -1,7 +1,7 @@
 package dev.jetsink.server.http;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -55,7 +55,13 @@ public final class BodyReader {
     private final RequestDeadlines deadlines;
     private final Scheduler scheduler;
     private final Consumer<Outcome> then;
-    private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    /**
+     * The body so far. It grows as bytes arrive (and are charged to the budget), never ahead of
+     * them by more than its own size: a declared length is not trusted with memory. A body that
+     * arrives in one chunk is copied once, into an array of its size.
+     */
+    private byte[] bytes = new byte[0];
+    private int size;
     private final AtomicBoolean done = new AtomicBoolean();
     private Content.Chunk waiting;
     private long waitingSince;
@@ -121,7 +127,7 @@ public final class BodyReader {
                 }
                 continue;
             }
-            if (bytes.size() + (long) n > limit) {
+            if (size + (long) n > limit) {
                 boolean last = chunk.isLast();
                 chunk.release();
                 discardRest(new Outcome.TooLarge(limit), last);
@@ -132,15 +138,19 @@ public final class BodyReader {
                 return;
             }
             waitingSince = 0;
-            byte[] copy = new byte[n];
-            buffer.get(copy);
-            bytes.write(copy, 0, n);
+            if (size + n > bytes.length) {
+                long declared = request.getLength();
+                long room = chunk.isLast() ? size + n : Math.max(Math.max(2L * bytes.length, 8192), (long) size + n);
+                bytes = Arrays.copyOf(bytes, (int) Math.min(room, declared >= size + n ? declared : limit));
+            }
+            buffer.get(bytes, size, n);
+            size += n;
             boolean last = chunk.isLast();
             chunk.release();
             if (last) {
                 HttpJson.bodyRead(request);
                 deadlines.received(request.getConnectionMetaData().getConnection());
-                finish(new Outcome.Complete(bytes.toByteArray()));
+                finish(new Outcome.Complete(size == bytes.length ? bytes : Arrays.copyOf(bytes, size)));
                 return;
             }
         }
@@ -165,7 +175,8 @@ public final class BodyReader {
     // What was held goes back now; the rest of the body is read and dropped before the answer.
     private void discardRest(Outcome outcome, boolean alreadyAtEnd) {
         grant.close();
-        bytes.reset();
+        bytes = new byte[0];
+        size = 0;
         refused = outcome;
         if (alreadyAtEnd) {
             finish(outcome);
