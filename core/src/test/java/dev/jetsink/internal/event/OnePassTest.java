@@ -57,6 +57,8 @@ class OnePassTest {
                 "{\"eventName\":\"e\",\"s3\":{\"bucket\":{\"name\":\"b\"},\"object\":{\"key\":7}}}"),
             Arguments.of(TargetKind.NOTIFY, "Records not an array", "{\"Records\":{}}"),
             Arguments.of(TargetKind.NOTIFY, "not JSON", "{\"Records\":[}"),
+            Arguments.of(TargetKind.NOTIFY, "a raw control character in a string copied as it stands",
+                "{\"eventName\":\"e\",\"s3\":{\"bucket\":{\"name\":\"b\"},\"object\":{\"key\":\"k\"}},\"x\":\"a\u0001b\"}"),
             Arguments.of(TargetKind.AUDIT, "Records before api: an entry after all",
                 "{\"Records\":[{\"a\":1}],\"api\":{\"name\":\"PutObject\"}}"),
             Arguments.of(TargetKind.AUDIT, "api not an object", "{\"api\":\"PutObject\"}"),
