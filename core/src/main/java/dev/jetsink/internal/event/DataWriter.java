@@ -185,7 +185,7 @@ final class DataWriter {
         WrittenLayout inner = null;
         if (where == Spot.HEADERS && Redaction.masksHeader(name) || where == Spot.QUERY && Redaction.masksQuery(name)) {
             gen.writeString(Redaction.MASK);
-            parser.skipChildren();
+            OnePass.skipValue(parser);
         } else {
             Field field = where == Spot.OTHER ? null : Field.at(where, name);
             if (field != null && value != JsonToken.VALUE_NULL) {

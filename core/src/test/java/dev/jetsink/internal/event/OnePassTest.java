@@ -62,6 +62,12 @@ class OnePassTest {
             Arguments.of(TargetKind.AUDIT, "Records before api: an entry after all",
                 "{\"Records\":[{\"a\":1}],\"api\":{\"name\":\"PutObject\"}}"),
             Arguments.of(TargetKind.AUDIT, "api not an object", "{\"api\":\"PutObject\"}"),
+            Arguments.of(TargetKind.AUDIT, "a decimal beyond BigDecimal inside a masked header (found by the fuzzer)",
+                "{\"requestHeader\":{\"Cookie\":{\"a\":7e64512400011}}}"),
+            Arguments.of(TargetKind.AUDIT, "a bad escape in a masked header", "{\"requestHeader\":{\"Cookie\":\"a\\qb\"}}"),
+            Arguments.of(TargetKind.NOTIFY, "a decimal beyond BigDecimal in the webhook form's own members",
+                "{\"Records\":[{\"eventName\":\"e\",\"s3\":{\"bucket\":{\"name\":\"b\"},\"object\":{\"key\":\"k\"}}}],"
+                    + "\"x\":[1e99999999999]}"),
             Arguments.of(TargetKind.AUDIT, "an entry that is not an object", "{\"api\":{}}\n42"),
             Arguments.of(TargetKind.AUDIT, "a header name twice, once masked",
                 "{\"requestHeader\":{\"Authorization\":\"secret\",\"authorization\":\"other\",\"Authorization\":\"x\"}}"));
