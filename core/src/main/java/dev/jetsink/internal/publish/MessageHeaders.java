@@ -66,6 +66,9 @@ public final class MessageHeaders {
 
     /** {@code raw} as a header value: see the class comment. */
     static String value(String raw) {
+        if (raw.length() <= MAX_VALUE_BYTES && printableAscii(raw)) {
+            return raw; // nearly every bucket, key and event name: nothing to encode or cut
+        }
         StringBuilder b = new StringBuilder(Math.min(raw.length(), MAX_VALUE_BYTES));
         StringBuilder unit = new StringBuilder(12);
         for (int i = 0; i < raw.length(); i += Character.charCount(raw.codePointAt(i))) {
@@ -84,5 +87,15 @@ public final class MessageHeaders {
             b.append(unit);
         }
         return b.toString();
+    }
+
+    private static boolean printableAscii(String raw) {
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c < 0x20 || c > 0x7E || c == '%') {
+                return false;
+            }
+        }
+        return true;
     }
 }

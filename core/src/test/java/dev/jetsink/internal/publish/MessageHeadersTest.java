@@ -57,5 +57,7 @@ class MessageHeadersTest {
         assertThat(cut.length()).isLessThanOrEqualTo(MessageHeaders.MAX_VALUE_BYTES);
         assertThat(cut).matches("(%C3%A9)+");
         assertThat(MessageHeaders.value("line\r\nbreak\ttab")).isEqualTo("line%0D%0Abreak%09tab");
+        assertThat(MessageHeaders.value("x".repeat(MessageHeaders.MAX_VALUE_BYTES))).hasSize(MessageHeaders.MAX_VALUE_BYTES);
+        assertThat(MessageHeaders.value("100% done~")).isEqualTo("100%25 done~");
     }
 }
