@@ -72,6 +72,11 @@ final class DataWriter {
      */
     private static final ConcurrentHashMap<String, SerializedString> NAMES = new ConcurrentHashMap<>();
     private static final int MAX_NAMES = 4096;
+    /**
+     * The longest string (in bytes, so in characters at most) surely written in one piece: Jackson's
+     * generator writes strings in pieces of an eighth of its 8000-byte buffer.
+     */
+    private static final int WHOLE = 512;
 
     private final JsonParser parser;
     private final byte[] body;
@@ -181,7 +186,7 @@ final class DataWriter {
 
     private void member(WrittenLayout in, Spot where, String name, JsonToken value) throws IOException {
         int start = at();
-        gen.writeFieldName(encodedName(name));
+        writeName(name);
         WrittenLayout inner = null;
         if (where == Spot.HEADERS && Redaction.masksHeader(name) || where == Spot.QUERY && Redaction.masksQuery(name)) {
             gen.writeString(Redaction.MASK);
@@ -253,25 +258,39 @@ final class DataWriter {
     }
 
     /**
-     * The string the parser stands at. Without a backslash, its bytes in the body are exactly what
-     * the generator would write for it (UTF-8 checked up front, control characters cannot stand
-     * unescaped, and the generator escapes nothing else), so they are copied as they are and the
-     * parser never decodes them; a string with an escape is decoded and written again.
+     * The string the parser stands at, written as the tree path writes it. A string without a
+     * backslash is copied from the body as it stands: UTF-8 is checked up front, control
+     * characters cannot stand unescaped, and the generator escapes nothing else, so it would write
+     * those very bytes — as long as it writes the string in one piece. It cuts a long string
+     * (about a thousand characters) into pieces and escapes the halves of an astral character that
+     * a cut splits (found by the fuzzer), so a string of more than {@value #WHOLE} bytes with an
+     * astral character goes through the generator like any string with an escape.
      */
     private void string() throws IOException {
         long quote = parser.currentTokenLocation().getByteOffset();
         if (quote >= 0 && quote < body.length && body[(int) quote] == '"') {
             int from = (int) quote + 1;
             int at = from;
-            while (at < body.length && body[at] != '"' && body[at] != '\\') {
+            boolean astral = false;
+            byte b;
+            while (at < body.length && (b = body[at]) != '"' && b != '\\') {
+                astral |= (b & 0xF8) == 0xF0; // the lead byte of a four-byte character
                 at++;
             }
-            if (at < body.length && body[at] == '"') {
+            if (at < body.length && body[at] == '"' && (at - from <= WHOLE || !astral)) {
                 gen.writeRawUTF8String(body, from, at - from);
                 return;
             }
         }
-        gen.writeString(parser.getTextCharacters(), parser.getTextOffset(), parser.getTextLength());
+        gen.writeString(parser.getText());
+    }
+
+    private void writeName(String name) throws IOException {
+        if (name.length() > WHOLE) {
+            gen.writeFieldName(name); // cut in pieces by the generator, as the tree path's is
+            return;
+        }
+        gen.writeFieldName(encodedName(name));
     }
 
     private static SerializableString encodedName(String name) {

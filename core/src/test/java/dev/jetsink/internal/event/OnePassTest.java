@@ -46,6 +46,21 @@ class OnePassTest {
         EventParserFuzzTest.sameAsTheTree(kind, body, events);
     }
 
+    @ParameterizedTest(name = "astral character at {0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 511, 998, 999, 1000, 1998, 1999})
+    void longStringsAndNamesWithAnAstralCharacterComeOutAsFromTheTree(int at) throws Exception {
+        // Jackson writes long strings in pieces and escapes an astral character a cut splits: the
+        // tree path's bytes then hold \\uD83D\\uDE00 where the body held the character itself.
+        String text = "x".repeat(at) + "\uD83D\uDE00" + "y".repeat(2100 - at);
+        byte[] body = ("{\"eventName\":\"e\",\"s3\":{\"bucket\":{\"name\":\"b\"},\"object\":{\"key\":\"k\"}},"
+            + "\"value\":\"" + text + "\",\"" + text + "\":1}").getBytes(StandardCharsets.UTF_8);
+
+        List<OutboundEvent> events = OnePass.events(TargetKind.NOTIFY, body);
+
+        assertThat(events).isNotNull();
+        EventParserFuzzTest.sameAsTheTree(TargetKind.NOTIFY, body, events);
+    }
+
     static Stream<Arguments> bodiesLeftToTheTree() {
         return Stream.of(
             Arguments.of(TargetKind.NOTIFY, "a name twice",
