@@ -161,6 +161,9 @@ public final class BenchReport {
         boolean goalRate = rate == 10_000;
         row(md, "p50 (ms)", latency.path("p50_ms"), latency.path("cpu_pressure_pct"), goalRate ? "≤ 3" : "", 2);
         row(md, "p99 (ms)", latency.path("p99_ms"), null, goalRate ? "≤ 10" : "", 2);
+        row(md, "from the answer to stored, p99 (ms)", latency.path("answer_to_stored_p99_ms"), null, "", 2);
+        row(md, "daemon GC pauses in the measured events", latency.path("gc_pauses"), null, "", 0);
+        row(md, "daemon GC pause time (ms)", latency.path("gc_pause_total_ms"), null, "", 1);
         row(md, "disk fsync p99 (ms)", latency.path("disk_fsync_p99_ms"), null, "", 2);
         if (latency.path("older_p50_ms").isObject()) {
             row(md, "older build p50 (ms)", latency.path("older_p50_ms"), latency.path("older_cpu_pressure_pct"), "", 2);
