@@ -29,7 +29,7 @@ public final class LatencyChart {
         JsonNode root = new ObjectMapper().readTree(Path.of(args[0]).toFile());
         StringBuilder body = new StringBuilder();
         int y = 10;
-        for (String name : List.of("latency", "latency_r3", "latency_2000", "latency_2000_r3")) {
+        for (String name : List.of("latency", "latency_5000", "latency_r3", "latency_2000", "latency_2000_r3")) {
             JsonNode section = root.path(name);
             if (section.path("histogram").isArray()) {
                 y = panel(body, y, section);
