@@ -53,11 +53,7 @@ final class OnePass {
             } else if (name.equals("Records")) {
                 GiveUp.unless(value == JsonToken.START_ARRAY);
                 bare.abandon();
-                records = new ArrayList<>();
-                while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    records.add(objectValue(parser, body, Spot.RECORD));
-                }
-                GiveUp.unless(!records.isEmpty());
+                records = arrayOfObjects(parser, body, Spot.RECORD);
             } else {
                 bare.member(name, value);
             }
@@ -68,18 +64,16 @@ final class OnePass {
 
     /** One entry, entries one after another (NDJSON), a JSON array of entries, or RustFS's envelope. */
     private static List<OutboundEvent> auditBody(JsonParser parser, byte[] body) throws IOException {
-        List<OutboundEvent> entries = new ArrayList<>();
         JsonToken t = parser.nextToken();
         if (t == JsonToken.START_ARRAY) {
-            while (parser.nextToken() != JsonToken.END_ARRAY) {
-                entries.add(objectValue(parser, body, Spot.ENTRY));
-            }
+            List<OutboundEvent> entries = arrayOfObjects(parser, body, Spot.ENTRY);
             GiveUp.unless(parser.nextToken() == null);
-        } else {
-            for (; t != null; t = parser.nextToken()) {
-                GiveUp.unless(t == JsonToken.START_OBJECT);
-                topLevelEntry(parser, body, entries);
-            }
+            return entries;
+        }
+        List<OutboundEvent> entries = new ArrayList<>();
+        for (; t != null; t = parser.nextToken()) {
+            GiveUp.unless(t == JsonToken.START_OBJECT);
+            topLevelEntry(parser, body, entries);
         }
         GiveUp.unless(!entries.isEmpty());
         return entries;
@@ -102,11 +96,7 @@ final class OnePass {
                 skipValue(parser);
             } else if (name.equals("Records") && !sawApi && value == JsonToken.START_ARRAY) {
                 entry.abandon();
-                wrapped = new ArrayList<>();
-                while (parser.nextToken() != JsonToken.END_ARRAY) {
-                    wrapped.add(objectValue(parser, body, Spot.ENTRY));
-                }
-                GiveUp.unless(!wrapped.isEmpty());
+                wrapped = arrayOfObjects(parser, body, Spot.ENTRY);
             } else {
                 sawApi |= name.equals("api");
                 entry.member(name, value);
@@ -117,6 +107,16 @@ final class OnePass {
         } else {
             entries.add(entry.finish());
         }
+    }
+
+    /** The events of the array the parser stands at the start of: at least one, each an object. */
+    private static List<OutboundEvent> arrayOfObjects(JsonParser parser, byte[] body, Spot spot) throws IOException {
+        List<OutboundEvent> events = new ArrayList<>();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            events.add(objectValue(parser, body, spot));
+        }
+        GiveUp.unless(!events.isEmpty());
+        return events;
     }
 
     /** The event of the object the parser stands at the start of. */
