@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.util.Arrays;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -24,47 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class DataWriter {
 
     /** Where in a record or entry a member stands, as far as jetsink reads it. */
-    enum Spot { RECORD, S3, BUCKET, OBJECT, ENTRY, API, HEADERS, QUERY, OTHER }
-
-    /** The members jetsink reads: where, by which name, and the spot an object member opens (else a string). */
-    private enum Field {
-        EVENT_NAME(Spot.RECORD, "eventName", null),
-        EVENT_SOURCE(Spot.RECORD, "eventSource", null),
-        S3(Spot.RECORD, "s3", Spot.S3),
-        BUCKET(Spot.S3, "bucket", Spot.BUCKET),
-        OBJECT(Spot.S3, "object", Spot.OBJECT),
-        BUCKET_NAME(Spot.BUCKET, "name", null),
-        KEY(Spot.OBJECT, "key", null),
-        CONTENT_TYPE(Spot.OBJECT, "contentType", null),
-        API(Spot.ENTRY, "api", Spot.API),
-        EVENT(Spot.ENTRY, "event", null),
-        REQUEST_HEADER(Spot.ENTRY, "requestHeader", Spot.HEADERS),
-        RESPONSE_HEADER(Spot.ENTRY, "responseHeader", Spot.HEADERS),
-        REQUEST_QUERY(Spot.ENTRY, "requestQuery", Spot.QUERY),
-        API_NAME(Spot.API, "name", null),
-        API_BUCKET(Spot.API, "bucket", null),
-        API_OBJECT(Spot.API, "object", null);
-
-        private static final Field[] ALL = values();
-        final Spot in;
-        final String name;
-        final Spot opens;
-
-        Field(Spot in, String name, Spot opens) {
-            this.in = in;
-            this.name = name;
-            this.opens = opens;
-        }
-
-        static Field at(Spot spot, String name) {
-            for (Field f : ALL) {
-                if (f.in == spot && f.name.equals(name)) {
-                    return f;
-                }
-            }
-            return null;
-        }
-    }
+    enum Spot { RECORD, S3, BUCKET, OBJECT, RESPONSE, ENTRY, API, HEADERS, QUERY, OTHER }
 
     /**
      * Member names written before, encoded once: the parser hands the same names over and over
@@ -78,6 +39,9 @@ final class DataWriter {
      */
     private static final int WHOLE = 512;
 
+    /** The envelope's bytes after {@code data}: {@code }]}}. */
+    private static final int ENVELOPE_TAIL = 3;
+
     private final JsonParser parser;
     private final byte[] body;
     private final Spot spot;
@@ -85,7 +49,14 @@ final class DataWriter {
     private final JsonGenerator gen;
     private final WrittenLayout root;
     /** The string of each field met (an object field: "" once met), null while not met or JSON null. */
-    private final String[] found = new String[Field.ALL.length];
+    private final String[] found = new String[ReadField.ALL.length];
+    /** A time written as epoch milliseconds, in RFC 3339; null when not met so. */
+    private String millisTime;
+    /** Whether a field the formats read had a value the pass cannot put as the tree path would (a number). */
+    private boolean formatsFromTree;
+    /** Where the key's value was written: from its name's end, to the value's end. */
+    private int keyFrom = -1;
+    private int keyTo = -1;
 
     /**
      * Starts the object the parser stands at the start of; {@code spot} is RECORD or ENTRY; the
@@ -122,29 +93,59 @@ final class DataWriter {
         MessageDigest sha = CanonicalJson.sha256();
         root.digest(out.bytes(), sha);
         EventMetadata metadata = spot == Spot.RECORD ? recordMetadata() : entryMetadata();
-        String objectName = spot == Spot.RECORD ? found[Field.KEY.ordinal()] : metadata.object();
-        return new OutboundEvent(metadata, envelope(metadata, objectName, dataEnd), sha.digest());
+        String objectName = spot == Spot.RECORD ? found[ReadField.KEY.ordinal()] : metadata.object();
+        byte[] envelope = envelope(metadata, objectName, dataEnd);
+        if (formatsFromTree) {
+            return new OutboundEvent(metadata, envelope, sha.digest());
+        }
+        return new OutboundEvent(metadata, envelope, sha.digest(), formatFields(envelope.length - ENVELOPE_TAIL - dataEnd,
+            dataEnd));
+    }
+
+    /** What the opt-in formats read, with {@code data} at {@code [from, from + length)} of the envelope. */
+    private FormatFields formatFields(int from, int length) {
+        byte[] data = out.bytes();
+        int keyStart = keyFrom;
+        if (keyStart >= 0 && data[keyStart] == ':') {
+            keyStart++; // the generator writes a name's colon with its value
+        }
+        Optional<String> time = millisTime != null ? Optional.of(millisTime)
+            : Optional.ofNullable(spot == Spot.RECORD ? found[ReadField.EVENT_TIME.ordinal()]
+                : found[ReadField.ENTRY_TIME.ordinal()]).flatMap(FormatFields::time);
+        if (spot == Spot.RECORD) {
+            return new FormatFields(from, from + length, keyStart, keyTo, text(ReadField.REQUEST_ID), text(ReadField.ID_2),
+                text(ReadField.EVENT_SOURCE), text(ReadField.AWS_REGION), text(ReadField.BUCKET_NAME), text(ReadField.EVENT_NAME),
+                text(ReadField.KEY), time);
+        }
+        return new FormatFields(from, from + length, -1, -1, text(ReadField.ENTRY_REQUEST_ID), "",
+            text(ReadField.DEPLOYMENT_ID), text(ReadField.REQUEST_HOST), text(ReadField.API_BUCKET), text(ReadField.API_NAME),
+            text(ReadField.API_OBJECT), time);
+    }
+
+    private String text(ReadField field) {
+        String value = found[field.ordinal()];
+        return value == null ? "" : value;
     }
 
     /** The notify metadata, once the required fields are known to be there (else the tree path says which is not). */
     private EventMetadata recordMetadata() {
-        String eventName = required(Field.EVENT_NAME);
-        OnePass.GiveUp.unless(found[Field.S3.ordinal()] != null && found[Field.BUCKET.ordinal()] != null
-            && found[Field.OBJECT.ordinal()] != null);
-        String bucket = required(Field.BUCKET_NAME);
-        String key = required(Field.KEY);
-        String source = found[Field.EVENT_SOURCE.ordinal()];
+        String eventName = required(ReadField.EVENT_NAME);
+        OnePass.GiveUp.unless(found[ReadField.S3.ordinal()] != null && found[ReadField.BUCKET.ordinal()] != null
+            && found[ReadField.OBJECT.ordinal()] != null);
+        String bucket = required(ReadField.BUCKET_NAME);
+        String key = required(ReadField.KEY);
+        String source = found[ReadField.EVENT_SOURCE.ordinal()];
         KeyEncoding encoding = source == null ? KeyEncoding.FORM : KeyEncoding.ofSource(source);
         return new EventMetadata(TargetKind.NOTIFY, bucket, encoding.decode(key), eventName,
-            found[Field.CONTENT_TYPE.ordinal()]);
+            found[ReadField.CONTENT_TYPE.ordinal()]);
     }
 
     private EventMetadata entryMetadata() {
-        return new EventMetadata(TargetKind.AUDIT, found[Field.API_BUCKET.ordinal()], found[Field.API_NAME.ordinal()],
-            found[Field.EVENT.ordinal()], "");
+        return new EventMetadata(TargetKind.AUDIT, found[ReadField.API_BUCKET.ordinal()], found[ReadField.API_NAME.ordinal()],
+            found[ReadField.EVENT.ordinal()], "");
     }
 
-    private String required(Field field) {
+    private String required(ReadField field) {
         String value = found[field.ordinal()];
         OnePass.GiveUp.unless(value != null && !value.isEmpty());
         return value;
@@ -177,6 +178,7 @@ final class DataWriter {
         int head = dataAt[0] - headStart;
         int tail = out.size() - dataAt[0] - 2; // after ":0"
         byte[] envelope = new byte[head + 1 + dataEnd + tail];
+        assert tail == ENVELOPE_TAIL;
         System.arraycopy(b, headStart, envelope, 0, head);
         envelope[head] = ':';
         System.arraycopy(b, 0, envelope, head + 1, dataEnd);
@@ -192,25 +194,46 @@ final class DataWriter {
             gen.writeString(Redaction.MASK);
             OnePass.skipValue(parser);
         } else {
-            Field field = where == Spot.OTHER ? null : Field.at(where, name);
-            if (field != null && value != JsonToken.VALUE_NULL) {
-                keep(field, value);
+            ReadField field = where == Spot.OTHER ? null : ReadField.at(where, name);
+            boolean opens = field != null && value != JsonToken.VALUE_NULL && keep(field, value);
+            int valueFrom = at();
+            inner = value(value, opens ? field.opens : Spot.OTHER);
+            if (field == ReadField.KEY) {
+                keyFrom = valueFrom;
+                keyTo = at();
             }
-            inner = value(value, field != null && field.opens != null ? field.opens : Spot.OTHER);
         }
         in.add(name, start, at(), inner);
     }
 
-    private void keep(Field field, JsonToken value) throws IOException {
+    /** Keeps the value of {@code field}; true when it is an object to read the members of. */
+    private boolean keep(ReadField field, JsonToken value) throws IOException {
         if (field.opens != null) {
-            OnePass.GiveUp.unless(value == JsonToken.START_OBJECT);
+            OnePass.GiveUp.unless(value == JsonToken.START_OBJECT || field.anyType);
             found[field.ordinal()] = "";
-        } else if (value == JsonToken.VALUE_STRING) {
-            found[field.ordinal()] = parser.getText();
-        } else {
-            // eventSource of another type only means "not Ceph"; any other field must be a string
-            OnePass.GiveUp.unless(field == Field.EVENT_SOURCE);
+            return value == JsonToken.START_OBJECT;
         }
+        if (value == JsonToken.VALUE_STRING) {
+            found[field.ordinal()] = parser.getText();
+            return false;
+        }
+        // eventSource of another type only means "not Ceph"; the formats read any type as its text
+        OnePass.GiveUp.unless(field.anyType);
+        if (field.isTime()) {
+            if (value == JsonToken.VALUE_NUMBER_INT) {
+                JsonParser.NumberType type = parser.getNumberType();
+                if (type == JsonParser.NumberType.BIG_INTEGER) {
+                    formatsFromTree = true; // the tree keeps only its low 64 bits: its words, not ours
+                } else {
+                    millisTime = FormatFields.epochMillis(parser.getLongValue());
+                }
+            }
+        } else if (value == JsonToken.VALUE_TRUE || value == JsonToken.VALUE_FALSE) {
+            found[field.ordinal()] = value == JsonToken.VALUE_TRUE ? "true" : "false";
+        } else if (value.isNumeric()) {
+            formatsFromTree = true;
+        }
+        return false;
     }
 
     /** Writes the value the parser stands at; its layout when it is an object or array. */

@@ -6,14 +6,12 @@ import dev.jetsink.PayloadFormat;
 import dev.jetsink.internal.config.TargetKind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Puts an event into a target's {@link PayloadFormat} (DESIGN.md "Formats"), once, at enqueue:
@@ -40,12 +38,16 @@ public final class MessageFormats {
     private static final String S3_TYPE_PREFIX = "com.amazonaws.s3.";
     private static final String AUDIT_TYPE_PREFIX = "dev.jetsink.audit.";
     private static final String AUDIT_SOURCE_PREFIX = "urn:jetsink:audit:";
+    private static final byte[] RECORDS_OPEN = "{\"Records\":[".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] RECORDS_CLOSE = "]}".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] OBJECT_CLOSE = "}".getBytes(StandardCharsets.US_ASCII);
 
     private MessageFormats() {
     }
 
     /**
-     * {@code event} in {@code format}.
+     * {@code event} in {@code format}. An event the one pass wrote is cut from its envelope's
+     * bytes with the fields the pass kept ({@link FormatFields}); any other is read back as a tree.
      *
      * @throws IllegalArgumentException when the payload is not an envelope, or the attributes are
      *                                  too long to store
@@ -55,13 +57,25 @@ public final class MessageFormats {
             return event;
         }
         TargetKind kind = event.metadata().kind();
-        ObjectNode data = dataOf(event.payload());
+        byte[] data;
+        FormatFields fields;
+        if (event.formatFields().isPresent()) {
+            fields = event.formatFields().get();
+            data = Arrays.copyOfRange(event.payload(), fields.dataFrom(), fields.dataTo());
+            if (format == PayloadFormat.AWS) {
+                data = withAwsKey(data, fields);
+            }
+        } else {
+            ObjectNode tree = dataOf(event.payload());
+            fields = FormatFields.of(kind, tree);
+            data = JsonBody.write(gen -> JsonBody.writeNode(gen, format == PayloadFormat.AWS ? withAwsKey(tree) : tree,
+                false));
+        }
         return switch (format) {
             case ENVELOPE -> event;
-            case AWS -> event.withPayload(aws(data));
-            case CLOUDEVENTS_BINARY -> event.withPayload(JsonBody.write(gen -> JsonBody.writeNode(gen, data, false)))
-                .withCloudEvent(attributes(kind, data, event));
-            case CLOUDEVENTS_STRUCTURED -> event.withPayload(structured(attributes(kind, data, event), data))
+            case AWS -> event.withPayload(join(RECORDS_OPEN, data, RECORDS_CLOSE));
+            case CLOUDEVENTS_BINARY -> event.withPayload(data).withCloudEvent(attributes(kind, fields, event));
+            case CLOUDEVENTS_STRUCTURED -> event.withPayload(structured(attributes(kind, fields, event), data))
                 .withCloudEvent(Map.of());
         };
     }
@@ -81,101 +95,87 @@ public final class MessageFormats {
         return (ObjectNode) data;
     }
 
-    /** {@code {"Records":[record]}}, the key written as AWS writes it. */
-    private static byte[] aws(ObjectNode record) {
+    /** A copy of a record with its key written as AWS writes it. */
+    private static ObjectNode withAwsKey(ObjectNode record) {
         ObjectNode copy = record.deepCopy();
         JsonNode object = copy.path("s3").path("object");
         if (object.isObject() && object.path("key").isTextual()) {
-            ((ObjectNode) object).put("key", awsKey(record));
+            ((ObjectNode) object).put("key", awsKey(FormatFields.of(TargetKind.NOTIFY, record)));
         }
-        return JsonBody.write(gen -> {
-            gen.writeStartObject();
-            gen.writeArrayFieldStart("Records");
-            JsonBody.writeNode(gen, copy, false);
-            gen.writeEndArray();
-            gen.writeEndObject();
-        });
+        return copy;
+    }
+
+    /** A record's written bytes with its key written as AWS writes it, the key's JSON string replaced where it differs. */
+    private static byte[] withAwsKey(byte[] data, FormatFields fields) {
+        String key = awsKey(fields);
+        if (key.equals(fields.object())) {
+            return data;
+        }
+        byte[] written = JsonBody.write(gen -> gen.writeString(key));
+        return join(Arrays.copyOfRange(data, 0, fields.keyFrom()), written,
+            Arrays.copyOfRange(data, fields.keyTo(), data.length));
     }
 
     /** The record's key form-encoded, as AWS, MinIO and RustFS send it (Ceph sends it as stored). */
-    private static String awsKey(ObjectNode record) {
-        String key = record.path("s3").path("object").path("key").asText("");
-        KeyEncoding encoding = KeyEncoding.of(record);
-        return encoding == KeyEncoding.FORM ? key : ObjectKeys.encode(encoding.decode(key));
+    private static String awsKey(FormatFields record) {
+        KeyEncoding encoding = KeyEncoding.ofSource(record.origin());
+        return encoding == KeyEncoding.FORM ? record.object() : ObjectKeys.encode(encoding.decode(record.object()));
     }
 
-    private static byte[] structured(Map<String, String> attributes, ObjectNode data) {
-        return JsonBody.write(gen -> {
+    /** The structured-mode message: the attributes, then {@code data} as written. */
+    private static byte[] structured(Map<String, String> attributes, byte[] data) {
+        byte[] head = JsonBody.write(gen -> {
             gen.writeStartObject();
             for (Map.Entry<String, String> a : attributes.entrySet()) {
                 gen.writeStringField(a.getKey(), a.getValue());
             }
             gen.writeFieldName("data");
-            JsonBody.writeNode(gen, data, false);
+            gen.writeNumber(0); // a placeholder, cut off below with the closing brace
             gen.writeEndObject();
         });
+        return join(Arrays.copyOf(head, head.length - 2), data, OBJECT_CLOSE);
+    }
+
+    private static byte[] join(byte[] a, byte[] b, byte[] c) {
+        byte[] joined = Arrays.copyOf(a, a.length + b.length + c.length);
+        System.arraycopy(b, 0, joined, a.length, b.length);
+        System.arraycopy(c, 0, joined, a.length + b.length, c.length);
+        return joined;
     }
 
     /** The derived attributes, with the sender's own over them. */
-    static Map<String, String> attributes(TargetKind kind, ObjectNode data, OutboundEvent event) {
+    static Map<String, String> attributes(TargetKind kind, FormatFields data, OutboundEvent event) {
         Map<String, String> a = new LinkedHashMap<>();
         a.put("specversion", CloudEventAttributes.CLOUDEVENTS_VERSION);
         String digestId = HexFormat.of().formatHex(event.contentDigest());
         if (kind == TargetKind.NOTIFY) {
-            String requestId = text(data, "responseElements", "x-amz-request-id");
-            String id2 = text(data, "responseElements", "x-amz-id-2");
+            String requestId = data.requestId();
+            String id2 = data.id2();
             a.put("id", requestId.isEmpty() || id2.isEmpty() ? digestId : requestId + "." + id2);
-            a.put("source", text(data, "eventSource") + "." + text(data, "awsRegion") + "."
-                + text(data, "s3", "bucket", "name"));
-            String name = text(data, "eventName");
+            a.put("source", data.origin() + "." + data.place() + "." + data.bucket());
+            String name = data.name();
             a.put("type", S3_TYPE_PREFIX + (name.startsWith("s3:") ? name.substring(3) : name));
             String key = awsKey(data);
             if (!key.isEmpty()) {
                 a.put("subject", key);
             }
-            time(data.path("eventTime")).ifPresent(t -> a.put("time", t));
         } else {
-            String requestId = text(data, "requestID");
+            String requestId = data.requestId();
             a.put("id", requestId.isEmpty() ? digestId : requestId);
-            String origin = text(data, "deploymentid");
-            a.put("source", AUDIT_SOURCE_PREFIX + (origin.isEmpty() ? text(data, "requestHost") : origin));
-            String api = text(data, "api", "name");
+            a.put("source", AUDIT_SOURCE_PREFIX + (data.origin().isEmpty() ? data.place() : data.origin()));
+            String api = data.name();
             a.put("type", api.isEmpty() ? AUDIT_TYPE_PREFIX + "entry"
                 : AUDIT_TYPE_PREFIX + (api.toLowerCase(Locale.ROOT).startsWith("s3:") ? api.substring(3) : api));
-            String bucket = text(data, "api", "bucket");
-            String object = text(data, "api", "object");
+            String bucket = data.bucket();
+            String object = data.object();
             if (!bucket.isEmpty()) {
                 a.put("subject", object.isEmpty() ? bucket : bucket + "/" + object);
             }
-            time(data.path("time")).ifPresent(t -> a.put("time", t));
         }
+        data.time().ifPresent(t -> a.put("time", t));
         a.put("datacontenttype", DATA_CONTENT_TYPE);
         a.putAll(event.cloudEvent());
         a.put("specversion", CloudEventAttributes.CLOUDEVENTS_VERSION);
         return a;
-    }
-
-    private static String text(JsonNode node, String... path) {
-        JsonNode n = node;
-        for (String p : path) {
-            n = n.path(p);
-        }
-        return n.isValueNode() && !n.isNull() ? n.asText() : "";
-    }
-
-    /** An RFC 3339 time from a text time (kept as written when valid) or epoch milliseconds (RustFS audit). */
-    private static Optional<String> time(JsonNode t) {
-        if (t.isIntegralNumber()) {
-            return Optional.of(Instant.ofEpochMilli(t.longValue()).toString());
-        }
-        if (t.isTextual()) {
-            try {
-                OffsetDateTime.parse(t.textValue());
-                return Optional.of(t.textValue());
-            } catch (DateTimeParseException e) {
-                return Optional.empty();
-            }
-        }
-        return Optional.empty();
     }
 }

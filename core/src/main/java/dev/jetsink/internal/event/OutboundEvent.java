@@ -13,11 +13,14 @@ import java.util.Optional;
  * to use instead ({@link #withMsgId}); the W3C trace context it came with ({@link #withTrace}); and
  * the CloudEvents attributes its message carries as {@code ce-} headers ({@link #withCloudEvent}):
  * those a sender's CloudEvent arrived with, or, once formatted for a binary-mode target, the whole
- * set ({@link MessageFormats}).
+ * set ({@link MessageFormats}); and, for an envelope the one pass wrote, what those formats read of
+ * it ({@link FormatFields}), so that they need not parse it again.
  */
 public record OutboundEvent(EventMetadata metadata, byte[] payload, byte[] contentDigest, Optional<String> msgId,
-                            Optional<TraceContext> trace, Map<String, String> cloudEvent) {
+                            Optional<TraceContext> trace, Map<String, String> cloudEvent,
+                            Optional<FormatFields> formatFields) {
     public OutboundEvent {
+        Objects.requireNonNull(formatFields, "formatFields");
         cloudEvent = CloudEventAttributes.copy(cloudEvent);
         Objects.requireNonNull(trace, "trace");
         Objects.requireNonNull(metadata, "metadata");
@@ -32,7 +35,12 @@ public record OutboundEvent(EventMetadata metadata, byte[] payload, byte[] conte
 
     /** An event whose msg id each target derives from {@code contentDigest} (or mints, {@code MSG_ID=random}). */
     public OutboundEvent(EventMetadata metadata, byte[] payload, byte[] contentDigest) {
-        this(metadata, payload, contentDigest, Optional.empty(), Optional.empty(), Map.of());
+        this(metadata, payload, contentDigest, Optional.empty(), Optional.empty(), Map.of(), Optional.empty());
+    }
+
+    /** An envelope the one pass wrote, with what the opt-in formats read of it. */
+    OutboundEvent(EventMetadata metadata, byte[] payload, byte[] contentDigest, FormatFields fields) {
+        this(metadata, payload, contentDigest, Optional.empty(), Optional.empty(), Map.of(), Optional.of(fields));
     }
 
     /** An event whose identity is its payload bytes (for payloads built outside {@link Envelopes}). */
@@ -49,21 +57,27 @@ public record OutboundEvent(EventMetadata metadata, byte[] payload, byte[] conte
      * @throws IllegalArgumentException when {@code id} is not a valid msg id ({@link MsgIds#check})
      */
     public OutboundEvent withMsgId(String id) {
-        return new OutboundEvent(metadata, payload, contentDigest, Optional.of(MsgIds.check(id)), trace, cloudEvent);
+        return new OutboundEvent(metadata, payload, contentDigest, Optional.of(MsgIds.check(id)), trace, cloudEvent,
+            formatFields);
     }
 
     /** This event with the trace context it arrived with, stored and published with it. */
     public OutboundEvent withTrace(Optional<TraceContext> context) {
-        return new OutboundEvent(metadata, payload, contentDigest, msgId, context, cloudEvent);
+        return new OutboundEvent(metadata, payload, contentDigest, msgId, context, cloudEvent, formatFields);
     }
 
     /** This event with the CloudEvents attributes its message carries as {@code ce-} headers. */
     public OutboundEvent withCloudEvent(Map<String, String> attributes) {
-        return new OutboundEvent(metadata, payload, contentDigest, msgId, trace, attributes);
+        return new OutboundEvent(metadata, payload, contentDigest, msgId, trace, attributes, formatFields);
     }
 
-    /** This event with another payload (its identity, the content digest, unchanged). */
+    /** This event without what the pass kept for the formats: they then read its envelope back as a tree. */
+    OutboundEvent withoutFormatFields() {
+        return new OutboundEvent(metadata, payload, contentDigest, msgId, trace, cloudEvent, Optional.empty());
+    }
+
+    /** This event with another payload (its identity, the content digest, unchanged); no longer an envelope. */
     OutboundEvent withPayload(byte[] formatted) {
-        return new OutboundEvent(metadata, formatted, contentDigest, msgId, trace, cloudEvent);
+        return new OutboundEvent(metadata, formatted, contentDigest, msgId, trace, cloudEvent, Optional.empty());
     }
 }

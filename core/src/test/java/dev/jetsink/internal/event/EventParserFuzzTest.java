@@ -1,5 +1,6 @@
 package dev.jetsink.internal.event;
 
+import dev.jetsink.PayloadFormat;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -68,7 +69,30 @@ class EventParserFuzzTest {
             assertThat(actual.payload()).as("envelope bytes %d", i + 1).isEqualTo(expected.payload());
             assertThat(actual.contentDigest()).as("content digest %d", i + 1).isEqualTo(expected.contentDigest());
             assertThat(actual.metadata()).as("metadata %d", i + 1).isEqualTo(expected.metadata());
+            for (PayloadFormat format : PayloadFormat.values()) {
+                sameFormatted(format, actual, expected, i + 1);
+            }
         }
+    }
+
+    /**
+     * An event in {@code format} as the tree path puts it: cut from the pass's envelope with the
+     * fields the pass kept, or read back as a tree; the same bytes and attributes, or the same refusal.
+     */
+    private static void sameFormatted(PayloadFormat format, OutboundEvent actual, OutboundEvent expected, int n) {
+        OutboundEvent want;
+        try {
+            want = MessageFormats.apply(format, expected.withoutFormatFields());
+        } catch (RuntimeException e) {
+            assertThatThrownBy(() -> MessageFormats.apply(format, actual)).as("%s %d", format, n)
+                .isInstanceOf(e.getClass()).hasMessage(e.getMessage());
+            return;
+        }
+        OutboundEvent got = MessageFormats.apply(format, actual);
+        assertThat(new String(got.payload(), StandardCharsets.UTF_8)).as("%s payload %d", format, n)
+            .isEqualTo(new String(want.payload(), StandardCharsets.UTF_8));
+        assertThat(got.payload()).as("%s payload bytes %d", format, n).isEqualTo(want.payload());
+        assertThat(got.cloudEvent()).as("%s attributes %d", format, n).containsExactlyEntriesOf(want.cloudEvent());
     }
 
     private static void roundTrips(TargetKind kind, OutboundEvent event) {

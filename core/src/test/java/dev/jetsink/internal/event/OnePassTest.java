@@ -43,6 +43,44 @@ class OnePassTest {
         List<OutboundEvent> events = OnePass.events(kind, body);
 
         assertThat(events).as("the one pass takes this body").isNotNull().isNotEmpty();
+        assertThat(events).as("the opt-in formats are cut from the pass's envelope")
+            .allSatisfy(e -> assertThat(e.formatFields()).isPresent());
+        EventParserFuzzTest.sameAsTheTree(kind, body, events);
+    }
+
+    static Stream<Arguments> fieldsTheFormatsRead() {
+        String ceph = "{\"eventSource\":\"ceph:s3\",\"eventName\":\"ObjectCreated:Put\",\"awsRegion\":\"zg\","
+            + "\"eventTime\":\"2026-12-07T07:00:00.5Z\",\"responseElements\":{\"x-amz-request-id\":\"r1\","
+            + "\"x-amz-id-2\":\"h2\"},\"s3\":{\"bucket\":{\"name\":\"b\"},\"object\":{\"key\":\"a b+c/\u00fc \\\"q\\\".txt\"}}}";
+        return Stream.of(
+            Arguments.of(TargetKind.NOTIFY, "a Ceph key AWS writes encoded", ceph, true),
+            Arguments.of(TargetKind.NOTIFY, "responseElements not an object",
+                "{\"eventName\":\"e\",\"responseElements\":[1],\"eventTime\":7,\"s3\":{\"bucket\":{\"name\":\"b\"},"
+                    + "\"object\":{\"key\":\"k\"}}}", true),
+            Arguments.of(TargetKind.NOTIFY, "a boolean eventSource and region",
+                "{\"eventSource\":true,\"awsRegion\":false,\"eventName\":\"e\",\"s3\":{\"bucket\":{\"name\":\"b\"},"
+                    + "\"object\":{\"key\":\"k%20x\"}}}", true),
+            Arguments.of(TargetKind.NOTIFY, "a numeric request id, left to the tree",
+                "{\"eventName\":\"e\",\"responseElements\":{\"x-amz-request-id\":12,\"x-amz-id-2\":\"h\"},"
+                    + "\"s3\":{\"bucket\":{\"name\":\"b\"},\"object\":{\"key\":\"k\"}}}", false),
+            Arguments.of(TargetKind.AUDIT, "RustFS's time in epoch milliseconds",
+                "{\"version\":\"1\",\"deploymentid\":\"d\",\"time\":1765090800123,\"requestID\":\"q\","
+                    + "\"api\":{\"name\":\"s3:PutObject\",\"bucket\":\"b\",\"object\":\"o\"}}", true),
+            Arguments.of(TargetKind.AUDIT, "a time beyond 64 bits, left to the tree",
+                "{\"time\":123456789012345678901234,\"requestHost\":\"h\",\"api\":{\"name\":\"ListBuckets\"}}", false),
+            Arguments.of(TargetKind.AUDIT, "a text time that is not RFC 3339 and a numeric host, left to the tree",
+                "{\"time\":\"yesterday\",\"requestHost\":5,\"api\":{}}", false));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("fieldsTheFormatsRead")
+    void theOptInFormatsComeOutAsFromTheTree(TargetKind kind, String what, String text, boolean cut) throws Exception {
+        byte[] body = text.getBytes(StandardCharsets.UTF_8);
+
+        List<OutboundEvent> events = OnePass.events(kind, body);
+
+        assertThat(events).as("the one pass takes this body").isNotNull().hasSize(1);
+        assertThat(events.get(0).formatFields().isPresent()).as("formats cut from the pass's envelope").isEqualTo(cut);
         EventParserFuzzTest.sameAsTheTree(kind, body, events);
     }
 
