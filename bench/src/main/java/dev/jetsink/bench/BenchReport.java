@@ -100,6 +100,10 @@ public final class BenchReport {
                 if (cost.isObject()) {
                     row(md, "a target's FORMAT=" + format.replace('_', '-') + " adds (ns)", cost, null, "", 0);
                 }
+                JsonNode tree = msgId.path("format_" + format + "_tree_ns");
+                if (tree.isObject()) {
+                    row(md, "same, read back as a tree (an event not from the one pass) (ns)", tree, null, "", 0);
+                }
             }
         }
         for (Map.Entry<String, JsonNode> section : root.properties()) {
