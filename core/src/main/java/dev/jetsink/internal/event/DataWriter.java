@@ -227,6 +227,8 @@ final class DataWriter {
                 } else {
                     millisTime = FormatFields.epochMillis(parser.getLongValue());
                 }
+            } else if (value == JsonToken.VALUE_NUMBER_FLOAT) {
+                formatsFromTree = true; // written back as a decimal, 1.7e12 reads as whole milliseconds there
             }
         } else if (value == JsonToken.VALUE_TRUE || value == JsonToken.VALUE_FALSE) {
             found[field.ordinal()] = value == JsonToken.VALUE_TRUE ? "true" : "false";
