@@ -292,6 +292,18 @@ public final class SinkBuilder<E> {
     }
 
     /**
+     * Per-object order for the current target: KEY stores each object's events in the order they
+     * were accepted; default NONE.
+     *
+     * @param mode the order the target promises
+     * @return this builder
+     */
+    public SinkBuilder<E> order(OrderMode mode) {
+        settings.order(given("order", "mode", mode), by(ConfigKey.ORDER));
+        return this;
+    }
+
+    /**
      * Applied to the jnats {@link Options.Builder} after the settings above: the escape hatch
      * for what the key table does not offer. Reconnecting forever and jetsink's listeners are set
      * again after it.

@@ -90,6 +90,11 @@ public record Outcome(Family family, Cause cause, String detail, OptionalInt api
         WRONG_LAST_MSG_ID("wrong last msg id"),
         /** An expected-last-sequence condition failed. */
         WRONG_LAST_SEQUENCE("wrong last sequence"),
+        /**
+         * An older event of the same object went to the failed store, and a target that keeps each
+         * object's order ({@code ORDER=key}) sends the events queued behind it there too.
+         */
+        FOLLOWS_FAILED_EVENT("follows a failed event of the same object"),
         /** A failure that fits no other word; treated as transient. */
         UNCLASSIFIED("unclassified failure");
 

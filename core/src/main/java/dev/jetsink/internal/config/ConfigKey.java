@@ -1,6 +1,7 @@
 package dev.jetsink.internal.config;
 
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.OrderMode;
 import dev.jetsink.PayloadFormat;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -41,6 +42,8 @@ public enum ConfigKey {
         : Optional.of(key + " must be content or random: " + value)),
     FORMAT("envelope", true, false, "format", (key, value) -> PayloadFormat.parse(value).isPresent() ? Optional.empty()
         : Optional.of(key + " must be envelope, aws, cloudevents-binary or cloudevents-structured: " + value)),
+    ORDER("none", true, false, "order", (key, value) -> OrderMode.parse(value).isPresent() ? Optional.empty()
+        : Optional.of(key + " must be none or key: " + value)),
     FAILED_MAX_RECORDS(Integer.toString(TargetSettings.DEFAULT_FAILED_MAX_RECORDS), true, false, "failedMaxRecords",
         ValueRule.intRange(100, 1_000_000, " must be a whole number of records from 100 to 1000000")),
     FAILED_MAX_AGE_HOURS(Long.toString(TargetSettings.DEFAULT_FAILED_MAX_AGE.toHours()), true, false, "failedMaxAge",

@@ -68,6 +68,8 @@ public final class ConfigTemplate {
             case PUBLISH_WINDOW -> "publishes awaiting an ack at once, 1 to 4096";
             case MSG_ID -> "Nats-Msg-Id from the event's content (re-sends stored once) or random";
             case FORMAT -> "message form: envelope, aws (notify), cloudevents-binary or cloudevents-structured";
+            case ORDER -> "order: none (default) or key: each object's events are stored in the order jetsink accepted"
+                + " them (docs/OPERATIONS.md \"Order per object\")";
         };
     }
 

@@ -1,6 +1,7 @@
 package dev.jetsink.internal.config;
 
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.OrderMode;
 import dev.jetsink.PayloadFormat;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,6 +37,7 @@ import java.util.Optional;
  * @param publishWindow    JetStream publishes in flight, 1..4096
  * @param msgIdMode        content-derived (default) or random {@code Nats-Msg-Id}s
  * @param format           the messages' form on NATS: envelope (default), aws or CloudEvents
+ * @param order            which order the target promises: none (default) or key, per object (DESIGN.md "Order per object")
  * @param failedMaxRecords records the failed store keeps at most, 100..1 000 000
  * @param failedMaxAge     age at which a failed record is deleted, 1 h..90 days
  * @param displayId        how logs, metrics and errors name it ({@link #displayId(TargetKind, String)} unless renamed)
@@ -65,6 +67,7 @@ public record TargetConfig(
     int publishWindow,
     MsgIdMode msgIdMode,
     PayloadFormat format,
+    OrderMode order,
     int failedMaxRecords,
     Duration failedMaxAge,
     String displayId) {
@@ -80,6 +83,7 @@ public record TargetConfig(
         Objects.requireNonNull(ackTimeout, "ackTimeout");
         Objects.requireNonNull(msgIdMode, "msgIdMode");
         Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(order, "order");
         Objects.requireNonNull(failedMaxAge, "failedMaxAge");
         Objects.requireNonNull(displayId, "displayId");
         if (format == PayloadFormat.AWS && kind != TargetKind.NOTIFY) {
@@ -115,7 +119,7 @@ public record TargetConfig(
         return new TargetConfig(kind, id, servers, subject, username, password, token, credentialsFile, nkeySeedFile,
             tlsCa, tlsClientCert, tlsClientKey, tlsRequired, queueDir, queueLimit, jetstreamEnabled, streamName,
             ackTimeout, jetStreamDomain, jetStreamApiPrefix, comment, publishWindow, msgIdMode, format,
-            failedMaxRecords, failedMaxAge, display);
+            order, failedMaxRecords, failedMaxAge, display);
     }
 
     /** {@code arn:rustfs:sqs::primary:nats}. */

@@ -2,6 +2,7 @@ package dev.jetsink.internal.config;
 
 import dev.jetsink.ConfigProblem;
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.OrderMode;
 import dev.jetsink.PayloadFormat;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -143,6 +144,8 @@ record TargetInput(TargetKind kind, String id, Map<ConfigKey, RawValue> values, 
             case MSG_ID -> MsgIdMode.parse(v).orElseThrow(() ->
                 new Unreadable(key.rule().check(key.keyName(), v).orElseThrow()));
             case FORMAT -> PayloadFormat.parse(v).orElseThrow(() ->
+                new Unreadable(key.rule().check(key.keyName(), v).orElseThrow()));
+            case ORDER -> OrderMode.parse(v).orElseThrow(() ->
                 new Unreadable(key.rule().check(key.keyName(), v).orElseThrow()));
         };
     }

@@ -1,6 +1,7 @@
 package dev.jetsink.internal.config;
 
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.OrderMode;
 import dev.jetsink.PayloadFormat;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,6 +44,7 @@ import java.util.function.Function;
  * @param publishWindow   JetStream publishes in flight
  * @param msgIds          how msg ids are made
  * @param format          what the messages look like on NATS
+ * @param order           which order the target promises: none or per object (key)
  * @param failedMaxRecords records the failed store keeps at most (JetStream targets)
  * @param failedMaxAge    age at which maintenance deletes a failed record
  * @param origins         where each key's value came from, for every key
@@ -55,7 +57,7 @@ public record TargetSettings(
     boolean tlsRequired, Optional<Path> queueDir, long queueLimit,
     boolean jetStream, Optional<String> streamName, Duration ackTimeout,
     Optional<String> jetStreamDomain, Optional<String> jetStreamApiPrefix, Optional<String> comment, int publishWindow, MsgIdMode msgIds, PayloadFormat format,
-    int failedMaxRecords, Duration failedMaxAge,
+    OrderMode order, int failedMaxRecords, Duration failedMaxAge,
     Map<ConfigKey, Origin> origins) {
 
     /** The bound on live queue entries when {@code queue_limit} is not set. */
@@ -72,6 +74,7 @@ public record TargetSettings(
         Objects.requireNonNull(ackTimeout, "ackTimeout");
         Objects.requireNonNull(msgIds, "msgIds");
         Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(order, "order");
         Objects.requireNonNull(failedMaxAge, "failedMaxAge");
         origins = Map.copyOf(origins);
         if (!origins.keySet().containsAll(Set.of(ConfigKey.values()))) {
@@ -266,6 +269,10 @@ public record TargetSettings(
             return put(ConfigKey.FORMAT, format, origin);
         }
 
+        public Builder order(OrderMode mode, Origin origin) {
+            return put(ConfigKey.ORDER, mode, origin);
+        }
+
         /** For the key reader, which has a value of {@code key}'s type in hand. */
         Builder put(ConfigKey key, Object value, Origin origin) {
             values.put(key, Objects.requireNonNull(value, "value"));
@@ -295,6 +302,7 @@ public record TargetSettings(
                 optional(ConfigKey.JETSTREAM_DOMAIN, String.class), optional(ConfigKey.JETSTREAM_API_PREFIX, String.class),
                 optional(ConfigKey.COMMENT, String.class), get(ConfigKey.PUBLISH_WINDOW, Integer.class),
                 get(ConfigKey.MSG_ID, MsgIdMode.class), get(ConfigKey.FORMAT, PayloadFormat.class),
+                get(ConfigKey.ORDER, OrderMode.class),
                 get(ConfigKey.FAILED_MAX_RECORDS, Integer.class), get(ConfigKey.FAILED_MAX_AGE_HOURS, Duration.class), named);
         }
 

@@ -145,7 +145,7 @@ public final class TargetValidator {
             s.credentialsFile(), s.nkeySeedFile(), s.tlsCa(), s.tlsClientCert(), s.tlsClientKey(),
             s.tlsRequired(), s.queueDir(), s.queueLimit(),
             s.jetStream(), s.streamName(), s.ackTimeout(), s.jetStreamDomain(), s.jetStreamApiPrefix(), s.comment(), s.publishWindow(), s.msgIds(), s.format(),
-            s.failedMaxRecords(), s.failedMaxAge(), TargetConfig.displayId(s.kind(), s.id()));
+            s.order(), s.failedMaxRecords(), s.failedMaxAge(), TargetConfig.displayId(s.kind(), s.id()));
     }
 
     /** The rules, each filing its problem under the origin of the key at fault. */

@@ -1,5 +1,6 @@
 package dev.jetsink.internal.delivery;
 
+import dev.jetsink.OrderMode;
 import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.nats.OutcomeClassifier;
 import dev.jetsink.internal.nats.Verdict;
@@ -22,6 +23,7 @@ import java.util.function.Supplier;
  * @param failedStore      present on the JetStream path only: the Core path never writes it
  * @param capturingStream  looks up which stream captures the subject now (for the 10060 warning)
  * @param newestSeq        the newest sequence queued so far (an exhausted entry goes behind it)
+ * @param order            whether the target keeps each object's order ({@link KeyOrder})
  */
 public record DeliveryContext(
     String target,
@@ -39,5 +41,6 @@ public record DeliveryContext(
     Optional<FailedEventStore> failedStore,
     LifecycleListener events,
     Supplier<Optional<String>> capturingStream,
-    LongSupplier newestSeq) {
+    LongSupplier newestSeq,
+    OrderMode order) {
 }

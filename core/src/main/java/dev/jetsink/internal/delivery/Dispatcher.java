@@ -1,6 +1,6 @@
 package dev.jetsink.internal.delivery;
 
-import dev.jetsink.internal.failed.FailedRecord;
+import dev.jetsink.OrderMode;
 import dev.jetsink.internal.nats.Classified;
 import dev.jetsink.internal.publish.Publisher;
 import dev.jetsink.internal.queue.QueuedEntry;
@@ -57,12 +57,14 @@ public final class Dispatcher implements Runnable {
     private final OutcomeHandling outcomes;
     private final BlockingQueue<Signal> inbox = new LinkedBlockingQueue<>();
     private final Map<Long, PendingEntry> inFlight = new HashMap<>();
-    private final List<PendingEntry> delayed = new ArrayList<>();
+    /** Entries retried alone, each until its own backoff ends; wakes the loop at the earliest. */
+    private final Delays delayed;
     private final WaitingLine<PendingEntry> line;
     private final Permits permits;
+    /** Present for a target that keeps each object's order ({@code ORDER=key}). */
+    private final KeyOrder order;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private PendingEntry probe;
-    private Instant sleepingUntil;
     /** Publish attempts started; written by the dispatcher thread only, read by anyone. */
     private volatile long attempts;
     private long stopAtNanos = Long.MAX_VALUE;
@@ -73,6 +75,8 @@ public final class Dispatcher implements Runnable {
         this.path = path;
         this.outcomes = outcomes;
         this.permits = new Permits(ctx.concurrency(), ctx.publishWindow());
+        this.order = ctx.order() == OrderMode.KEY ? new KeyOrder() : null;
+        this.delayed = new Delays(ctx.sleeper(), () -> inbox.add(new Wake()));
         this.line = new WaitingLine<>(
             (after, max) -> ctx.queue().live(after, max).stream().map(this::pending).toList(),
             PendingEntry::seq, PAGE, 0);
@@ -155,25 +159,55 @@ public final class Dispatcher implements Runnable {
                 return false;
             }
             if (now.isBefore(probe.notBefore())) {
-                sleepUntil(probe.notBefore(), now);
+                delayed.sleepUntil(probe.notBefore(), now);
                 return false;
             }
             return attempt(List.of(probe));
         }
-        releaseDueDelayed(now);
+        delayed.releaseDue(now, line::putBack);
         int room = ctx.publishWindow() - inFlight.size();
         if (room <= 0 || !line.hasNext()) {
             return false;
         }
         List<PendingEntry> batch = new ArrayList<>(Math.min(room, PAGE));
         while (batch.size() < room) {
-            Optional<PendingEntry> next = line.poll();
+            Optional<PendingEntry> next = nextAdmitted(false);
             if (next.isEmpty()) {
                 break;
             }
             batch.add(next.get());
         }
-        return attempt(batch);
+        return !batch.isEmpty() && attempt(batch);
+    }
+
+    /**
+     * The next entry of the line that may be published now; with per-object order, the others are
+     * held, up to the bound unless {@code past} (the line then surely holds an entry that may go).
+     */
+    private Optional<PendingEntry> nextAdmitted(boolean past) {
+        while (order == null || past || !order.full()) {
+            Optional<PendingEntry> next = line.poll();
+            if (next.isEmpty() || order == null) {
+                return next;
+            }
+            PendingEntry p = next.get();
+            switch (order.admit(p)) {
+                case GO -> {
+                    return next;
+                }
+                case FOLLOW_FAILED -> moveToFailedStore(p, p.follows());
+                case HOLD -> {
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code p} is settled: with per-object order, the next entry of its key may go. */
+    private void settled(PendingEntry p) {
+        if (order != null) {
+            order.settled(p).ifPresent(line::putBack);
+        }
     }
 
     /** One fill: preconditions once, then a publish per entry, all under one attempt deadline. */
@@ -264,6 +298,7 @@ public final class Dispatcher implements Runnable {
     private void delivered(PendingEntry p, Publisher.Delivered d) {
         long attemptsMade = p.retry().recordFinalAttempt();
         ctx.queue().resolve(p.seq());
+        settled(p);
         ctx.events().entryResolved(new LifecycleEvent.EntryResolved(ctx.target(), p.entry().msgId(), p.seq(),
             d.duplicate(), attemptsMade, Duration.between(p.entry().queuedAt(), ctx.clock().instant()),
             d.stream(), d.streamSeq()));
@@ -299,26 +334,22 @@ public final class Dispatcher implements Runnable {
 
     private void moveToFailedStore(PendingEntry p, Outcome o) {
         long attemptsMade = p.retry().recordFinalAttempt();
-        QueuedEntry e = p.entry();
-        java.nio.file.Path recordFile;
-        try {
-            byte[] payload = ctx.queue().read(e);
-            recordFile = ctx.failedStore().orElseThrow().write(FailedRecord.terminal(e.seq(), e.msgId(), ctx.target(),
-                ctx.subjects().of(e), e.metadata(), e.queuedAt(), ctx.clock().instant(), o.detail(),
-                (int) Math.min(Integer.MAX_VALUE, attemptsMade), payload, e.replays(),
-                e.attributes().cloudEvent())).path();
-        } catch (java.io.IOException | RuntimeException ex) {
-            // Without a durable failed record the entry must stay on the live queue.
-            log.error("failed-events store write failed, entry stays queued target={} msg_id={} error={}",
-                ctx.target(), e.msgId(), ex.getClass().getSimpleName());
-            retryAlone(p, o);
+        Optional<java.nio.file.Path> recordFile = FailedMove.write(ctx, p.entry(), o, attemptsMade);
+        if (recordFile.isEmpty()) {
+            retryAlone(p, o); // without a durable failed record the entry must stay on the live queue
             return;
         }
         ctx.queue().resolve(p.seq());
-        ctx.events().movedToFailedStore(new LifecycleEvent.MovedToFailedStore(ctx.target(), e.msgId(), e.seq(), o,
-            attemptsMade, recordFile));
+        ctx.events().movedToFailedStore(new LifecycleEvent.MovedToFailedStore(ctx.target(), p.entry().msgId(), p.seq(),
+            o, attemptsMade, recordFile.get()));
         if (p == probe) {
             leaveProbeMode();
+        }
+        if (order != null && p.follows() == null) {
+            // the object's later events go with it, so that a replay keeps their order
+            for (PendingEntry f : order.failed(p, ctx.newestSeq().getAsLong(), o)) {
+                moveToFailedStore(f, f.follows());
+            }
         }
     }
 
@@ -329,7 +360,7 @@ public final class Dispatcher implements Runnable {
             return;
         }
         exhausted(p, (NextStep.CycleExhausted) next, o);
-        probe = line.poll().orElse(p);
+        probe = nextAdmitted(true).orElse(p); // p itself waits in the line, first of its key
         probe.notBefore(Instant.MIN);
         ctx.events().probeModeEntered(new LifecycleEvent.ProbeModeEntered(ctx.target(), probe.entry().msgId()));
     }
@@ -356,30 +387,6 @@ public final class Dispatcher implements Runnable {
     private void leaveProbeMode() {
         probe = null;
         ctx.events().probeModeLeft(new LifecycleEvent.ProbeModeLeft(ctx.target()));
-    }
-
-    private void releaseDueDelayed(Instant now) {
-        Instant earliest = null;
-        for (var it = delayed.iterator(); it.hasNext(); ) {
-            PendingEntry p = it.next();
-            if (!now.isBefore(p.notBefore())) {
-                it.remove();
-                line.putBack(p);
-            } else if (earliest == null || p.notBefore().isBefore(earliest)) {
-                earliest = p.notBefore();
-            }
-        }
-        if (earliest != null) {
-            sleepUntil(earliest, now);
-        }
-    }
-
-    private void sleepUntil(Instant at, Instant now) {
-        if (sleepingUntil != null && !sleepingUntil.isAfter(at) && sleepingUntil.isAfter(now)) {
-            return; // an earlier or equal wake-up is already pending
-        }
-        sleepingUntil = at;
-        ctx.sleeper().sleep(Duration.between(now, at)).whenComplete((v, t) -> inbox.add(new Wake()));
     }
 
     private PendingEntry pending(QueuedEntry e) {

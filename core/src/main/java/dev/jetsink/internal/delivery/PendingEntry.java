@@ -1,6 +1,7 @@
 package dev.jetsink.internal.delivery;
 
 import dev.jetsink.internal.queue.QueuedEntry;
+import dev.jetsink.lifecycle.Outcome;
 import java.time.Instant;
 
 /** A live queue entry the dispatcher is working on: the entry and its retry state. */
@@ -10,6 +11,8 @@ final class PendingEntry {
     private final RetryState retry;
     private Instant notBefore = Instant.MIN;
     private long attemptId;
+    private String orderKey;
+    private Outcome follows;
 
     PendingEntry(QueuedEntry entry, RetryState retry) {
         this.entry = entry;
@@ -42,5 +45,23 @@ final class PendingEntry {
 
     void attemptId(long id) {
         this.attemptId = id;
+    }
+
+    /** The key an ordered target holds this entry under ({@link KeyOrder}); null until it took it in. */
+    String orderKey() {
+        return orderKey;
+    }
+
+    void orderKey(String key) {
+        this.orderKey = key;
+    }
+
+    /** What this entry gets in the failed store, which it follows an older entry of its key to; else null. */
+    Outcome follows() {
+        return follows;
+    }
+
+    void follows(Outcome outcome) {
+        this.follows = outcome;
     }
 }

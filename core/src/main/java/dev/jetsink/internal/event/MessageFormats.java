@@ -81,7 +81,7 @@ public final class MessageFormats {
     }
 
     /** The record or entry inside an envelope. */
-    private static ObjectNode dataOf(byte[] envelope) {
+    static ObjectNode dataOf(byte[] envelope) {
         JsonNode root;
         try {
             root = Json.READER.readTree(envelope);

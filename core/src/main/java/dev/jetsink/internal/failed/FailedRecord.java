@@ -36,6 +36,8 @@ import java.util.Optional;
  * @param replays     how often an operator had replayed the event before this failure
  * @param cloudEvent  the CloudEvents attributes its message carried as {@code ce-} headers (their
  *                    stored JSON form), empty when none
+ * @param orderKey    the object an ordered target ({@code ORDER=key}) kept its order by, empty when none;
+ *                    a replay queues the event under it again
  */
 public record FailedRecord(
         long id,
@@ -54,7 +56,8 @@ public record FailedRecord(
         byte[] payload,
         String contentType,
         int replays,
-        Optional<String> cloudEvent) {
+        Optional<String> cloudEvent,
+        Optional<String> orderKey) {
 
     /** The only error class the store records: a terminal rejection. */
     public static final String TERMINAL = "terminal";
@@ -72,6 +75,7 @@ public record FailedRecord(
         Objects.requireNonNull(payload, "payload");
         Objects.requireNonNull(contentType, "contentType");
         Objects.requireNonNull(cloudEvent, "cloudEvent");
+        Objects.requireNonNull(orderKey, "orderKey");
         if (replays < 0) {
             throw new IllegalArgumentException("replays must not be negative: " + replays);
         }
@@ -94,22 +98,22 @@ public record FailedRecord(
             EventMetadata metadata, Instant queuedAt, Instant failedAt, String errorDetail,
             int retryCount, byte[] payload) {
         return terminal(id, natsMsgId, target, subject, metadata, queuedAt, failedAt, errorDetail, retryCount,
-                payload, 0, Optional.empty());
+                payload, 0, Optional.empty(), Optional.empty());
     }
 
     /** {@link #terminal} for an event that had been replayed {@code replays} times before. */
     public static FailedRecord terminal(long id, String natsMsgId, String target, String subject,
             EventMetadata metadata, Instant queuedAt, Instant failedAt, String errorDetail,
-            int retryCount, byte[] payload, int replays, Optional<String> cloudEvent) {
+            int retryCount, byte[] payload, int replays, Optional<String> cloudEvent, Optional<String> orderKey) {
         return new FailedRecord(id, natsMsgId, target, metadata.kind(), subject, metadata.bucket(),
                 metadata.object(), metadata.eventName(), queuedAt, failedAt, TERMINAL, errorDetail,
-                retryCount, payload, metadata.contentType(), replays, cloudEvent);
+                retryCount, payload, metadata.contentType(), replays, cloudEvent, orderKey);
     }
 
     /** This record with another {@code failed_at}. */
     public FailedRecord withFailedAt(Instant at) {
         return new FailedRecord(id, natsMsgId, target, kind, subject, bucket, object, eventName, queuedAt, at,
-                errorClass, errorDetail, retryCount, payload, contentType, replays, cloudEvent);
+                errorClass, errorDetail, retryCount, payload, contentType, replays, cloudEvent, orderKey);
     }
 
     /** The event's queue metadata, as it was when the event failed. */
@@ -133,13 +137,14 @@ public record FailedRecord(
                 && eventName.equals(r.eventName) && queuedAt.equals(r.queuedAt)
                 && failedAt.equals(r.failedAt) && errorClass.equals(r.errorClass)
                 && errorDetail.equals(r.errorDetail) && Arrays.equals(payload, r.payload)
-                && contentType.equals(r.contentType) && replays == r.replays && cloudEvent.equals(r.cloudEvent);
+                && contentType.equals(r.contentType) && replays == r.replays && cloudEvent.equals(r.cloudEvent)
+                && orderKey.equals(r.orderKey);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(id, natsMsgId, target, kind, subject, bucket, object, eventName,
-                queuedAt, failedAt, errorClass, errorDetail, retryCount, contentType, replays, cloudEvent) * 31
+                queuedAt, failedAt, errorClass, errorDetail, retryCount, contentType, replays, cloudEvent, orderKey) * 31
                 + Arrays.hashCode(payload);
     }
 

@@ -46,6 +46,8 @@ import java.util.Optional;
  *       this failure (absent before replay existed: read as 0)</td></tr>
  *   <tr><td>{@code cloud_event}</td><td>string</td><td>the CloudEvents attributes the message carried as
  *       {@code ce-} headers, a JSON object as text; absent when it carried none</td></tr>
+ *   <tr><td>{@code order_key}</td><td>string</td><td>the object an ordered target kept the event's order by;
+ *       absent when the target was not ordered</td></tr>
  *   <tr><td>{@code payload}</td><td>any</td><td>the published JSON itself, byte for byte; only when the
  *       published bytes are not one valid UTF-8 JSON value, a string holding them as UTF-8 text</td></tr>
  * </table>
@@ -86,6 +88,9 @@ final class FailedRecordFormat {
             g.writeNumberField("replays", r.replays());
             if (r.cloudEvent().isPresent()) {
                 g.writeStringField("cloud_event", r.cloudEvent().get());
+            }
+            if (r.orderKey().isPresent()) {
+                g.writeStringField("order_key", r.orderKey().get());
             }
             g.writeFieldName("payload");
             Optional<String> json = asJsonText(payload);
@@ -169,7 +174,8 @@ final class FailedRecordFormat {
                     fields.containsKey("content_type") ? text(fields, "content_type") : "",
                     fields.containsKey("replays") ? Integer.parseInt(text(fields, "replays")) : 0,
                     // optional: only records of messages with ce- headers have it
-                    Optional.ofNullable(text(fields, "cloud_event")));
+                    Optional.ofNullable(text(fields, "cloud_event")),
+                    Optional.ofNullable(text(fields, "order_key")));
         } catch (IllegalArgumentException | DateTimeParseException e) {
             // NumberFormatException is an IllegalArgumentException, as are the record's checks.
             throw new IOException("failed record " + source + ": bad field value: " + e.getMessage(), e);

@@ -177,7 +177,8 @@ public final class FailedReplay {
         try {
             EntryAttributes attributes = EntryAttributes.replays(r.replays() + 1)
                 .withSubject(keepSubject ? Optional.of(r.subject()) : Optional.empty())
-                .withCloudEvent(r.cloudEvent());
+                .withCloudEvent(r.cloudEvent())
+                .withOrderKey(r.orderKey());
             return queue.append(r.metadata(), r.payload(), Optional.of(r.natsMsgId()), attributes);
         } catch (IllegalArgumentException bad) {
             return CompletableFuture.failedFuture(bad);

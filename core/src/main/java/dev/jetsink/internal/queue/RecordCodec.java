@@ -39,7 +39,7 @@ import java.util.zip.CRC32C;
  * <tr><td></td><td>2 + n</td><td>event name, same encoding</td></tr>
  * <tr><td></td><td>2 + n</td><td>content type, same encoding</td></tr>
  * <tr><td></td><td>2 + n</td><td>attributes: unsigned length, then entries of tag (1), length (2), bytes:
- *     1 replay count (4 bytes), 2 subject, 3 traceparent, 4 tracestate, 5 CloudEvents attributes (UTF-8);
+ *     1 replay count (4 bytes), 2 subject, 3 traceparent, 4 tracestate, 5 CloudEvents attributes, 6 order key (UTF-8);
  *     unknown tags are skipped</td></tr>
  * <tr><td></td><td>4 + n</td><td>payload: length, bytes (the exact bytes published)</td></tr>
  * </table>
@@ -84,6 +84,8 @@ final class RecordCodec {
     static final int ATTR_TRACESTATE = 4;
     /** Attribute tag: the CloudEvents attributes its message carries, a JSON object of strings (UTF-8). */
     static final int ATTR_CLOUD_EVENT = 5;
+    /** Attribute tag: the object an ordered target keeps the order of (UTF-8). */
+    static final int ATTR_ORDER_KEY = 6;
     /** Bytes the replays attribute takes: tag, length, count. */
     private static final int REPLAYS_ATTRIBUTE_BYTES = 1 + 2 + 4;
     /** Tag and length in front of each attribute's bytes. */
@@ -114,7 +116,7 @@ final class RecordCodec {
     private static int attributesBytes(EntryAttributes a) {
         return (a.replays() > 0 ? REPLAYS_ATTRIBUTE_BYTES : 0) + textAttributeBytes(a.subject())
             + textAttributeBytes(a.traceparent()) + textAttributeBytes(a.tracestate())
-            + textAttributeBytes(a.cloudEvent());
+            + textAttributeBytes(a.cloudEvent()) + textAttributeBytes(a.orderKey());
     }
 
     private static int textAttributeBytes(Optional<String> value) {
@@ -148,6 +150,7 @@ final class RecordCodec {
         putAttribute(out, ATTR_TRACEPARENT, attributes.traceparent());
         putAttribute(out, ATTR_TRACESTATE, attributes.tracestate());
         putAttribute(out, ATTR_CLOUD_EVENT, attributes.cloudEvent());
+        putAttribute(out, ATTR_ORDER_KEY, attributes.orderKey());
         out.putInt(payload.length).put(payload);
         int bodyLength = out.position() - bodyStart;
         CRC32C crc = new CRC32C();
@@ -242,7 +245,7 @@ final class RecordCodec {
     /*
      * The attributes area (version 2): entries of a 1-byte tag, a 2-byte length and that many
      * bytes, filling the area exactly. Tag 1 is the replay count (4 bytes), 2 the entry's subject,
-     * 3 and 4 its traceparent and tracestate, 5 its CloudEvents attributes (text). A reader skips tags it does not know, so a
+     * 3 and 4 its traceparent and tracestate, 5 its CloudEvents attributes, 6 its order key (text). A reader skips tags it does not know, so a
      * later release may add optional attributes without a new format version (one whose meaning
      * must not be ignored needs a new version).
      */
@@ -254,6 +257,7 @@ final class RecordCodec {
         Optional<String> traceparent = Optional.empty();
         Optional<String> tracestate = Optional.empty();
         Optional<String> cloudEvent = Optional.empty();
+        Optional<String> orderKey = Optional.empty();
         while (b.position() < end) {
             int tag = Byte.toUnsignedInt(b.get());
             int n = Short.toUnsignedInt(b.getShort());
@@ -270,6 +274,8 @@ final class RecordCodec {
                 tracestate = Optional.of(text(b, n));
             } else if (tag == ATTR_CLOUD_EVENT) {
                 cloudEvent = Optional.of(text(b, n));
+            } else if (tag == ATTR_ORDER_KEY) {
+                orderKey = Optional.of(text(b, n));
             } else {
                 b.position(b.position() + n);
             }
@@ -277,7 +283,7 @@ final class RecordCodec {
         if (b.position() != end) {
             throw new IllegalArgumentException("attributes overrun their area in record " + seq);
         }
-        return new EntryAttributes(replays, subject, traceparent, tracestate, cloudEvent);
+        return new EntryAttributes(replays, subject, traceparent, tracestate, cloudEvent, orderKey);
     }
 
     private static String text(ByteBuffer b, int n) {

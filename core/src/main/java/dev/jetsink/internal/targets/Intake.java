@@ -1,6 +1,7 @@
 package dev.jetsink.internal.targets;
 
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.OrderMode;
 import dev.jetsink.PayloadFormat;
 import dev.jetsink.QueueFullException;
 import dev.jetsink.QueueStoreException;
@@ -11,6 +12,7 @@ import dev.jetsink.internal.lang.Failures;
 import dev.jetsink.internal.delivery.Dispatcher;
 import dev.jetsink.internal.event.CloudEventAttributes;
 import dev.jetsink.internal.event.MessageFormats;
+import dev.jetsink.internal.event.OrderKeys;
 import dev.jetsink.internal.event.MsgIds;
 import dev.jetsink.internal.event.OutboundEvent;
 import dev.jetsink.internal.publish.DirectPublish;
@@ -44,6 +46,7 @@ public final class Intake {
     private final String targetId;
     private final MsgIdMode msgIdMode;
     private final PayloadFormat format;
+    private final OrderMode order;
     private final long queueLimit;
     private final Optional<QueueStore> queue;
     private final Optional<DirectPublish> direct;
@@ -53,14 +56,15 @@ public final class Intake {
     private final TargetCounters counters;
     private volatile Optional<String> initFailure = Optional.empty();
 
-    Intake(String target, TargetKind kind, String targetId, MsgIdMode msgIdMode, PayloadFormat format, long queueLimit,
-           Optional<QueueStore> queue, Optional<DirectPublish> direct, Optional<Dispatcher> dispatcher,
+    Intake(String target, TargetKind kind, String targetId, MsgIdMode msgIdMode, PayloadFormat format, OrderMode order,
+           long queueLimit, Optional<QueueStore> queue, Optional<DirectPublish> direct, Optional<Dispatcher> dispatcher,
            EntrySubjects subjects, Tracing tracing, TargetCounters counters) {
         this.target = target;
         this.kind = kind;
         this.targetId = targetId;
         this.msgIdMode = msgIdMode;
         this.format = format;
+        this.order = order;
         this.queueLimit = queueLimit;
         this.queue = queue;
         this.direct = direct;
@@ -212,7 +216,10 @@ public final class Intake {
 
         CompletableFuture<QueuedEntry> appendQueued(OutboundEvent given) {
             OutboundEvent event;
+            Optional<String> orderKey;
             try {
+                // the key is read from the envelope, before a format makes it something else
+                orderKey = order == OrderMode.KEY ? Optional.of(OrderKeys.of(given)) : Optional.empty();
                 event = MessageFormats.apply(format, given);
             } catch (RuntimeException e) {
                 counters.refused(1);
@@ -223,7 +230,7 @@ public final class Intake {
             CompletableFuture<QueuedEntry> appended;
             try {
                 appended = reservation.orElseThrow().append(event.metadata(), event.payload(),
-                    MsgIds.forEvent(event, msgIdMode, kind, targetId), attributesOf(event, span));
+                    MsgIds.forEvent(event, msgIdMode, kind, targetId), attributesOf(event, span).withOrderKey(orderKey));
             } catch (RuntimeException e) {
                 span.end(e);
                 counters.refused(1);

@@ -62,7 +62,7 @@ record TargetParts(TargetCounters counters, Verdict verdict, TargetConnection li
         DeliveryContext ctx = new DeliveryContext(target, subjects, config.streamName().orElse(""),
             queue.orElse(null), runtime.clock(), runtime.sleeper(), new RetrySchedule(runtime.backoffScale()),
             verdict, classifier, concurrency, config.ackTimeout(), config.publishWindow(), failedStore, events,
-            () -> capturingStream(link, config, api), counters::newestSeq);
+            () -> capturingStream(link, config, api), counters::newestSeq, config.order());
         OutcomeHandling outcomes = new OutcomeHandling(ctx);
         Optional<Publisher> publisher = queue.map(q -> check.isPresent()
             ? new JetStreamPublisher(link, check.get(), classifier, subjects, config.format(), runtime.tracing(), target)
@@ -71,7 +71,8 @@ record TargetParts(TargetCounters counters, Verdict verdict, TargetConnection li
         hooks.attach(outcomes, publisher, dispatcher);
         Optional<DirectPublish> direct = queue.isPresent() ? Optional.empty()
             : Optional.of(new DirectPublish(link, subjects, config.format(), runtime.tracing(), target));
-        Intake intake = new Intake(target, config.kind(), config.id(), config.msgIdMode(), config.format(), config.queueLimit(), queue,
+        Intake intake = new Intake(target, config.kind(), config.id(), config.msgIdMode(), config.format(), config.order(),
+            config.queueLimit(), queue,
             direct, dispatcher, subjects, runtime.tracing(), counters);
         return new TargetParts(counters, verdict, link, check, failedStore, dispatcher, publisher, intake);
     }

@@ -13,7 +13,7 @@ class ConfigKeyTest {
             "enable", "address", "subject", "username", "password", "token", "credentials_file", "nkey_seed_file",
             "tls_ca", "tls_client_cert", "tls_client_key", "tls_required", "queue_dir", "queue_limit", "jetstream_enable",
             "jetstream_stream_name", "jetstream_ack_timeout_secs", "jetstream_domain", "jetstream_api_prefix", "comment", "publish_window", "msg_id",
-            "format", "failed_max_records", "failed_max_age_hours");
+            "format", "order", "failed_max_records", "failed_max_age_hours");
     }
 
     @Test
@@ -26,6 +26,7 @@ class ConfigKeyTest {
         assertThat(ConfigKey.PUBLISH_WINDOW.defaultValue()).contains("1024");
         assertThat(ConfigKey.MSG_ID.defaultValue()).contains("content");
         assertThat(ConfigKey.FORMAT.defaultValue()).contains("envelope");
+        assertThat(ConfigKey.ORDER.defaultValue()).contains("none");
         assertThat(ConfigKey.ADDRESS.defaultValue()).isEmpty();
         assertThat(ConfigKey.JETSTREAM_STREAM_NAME.defaultValue()).isEmpty();
     }
@@ -35,6 +36,15 @@ class ConfigKeyTest {
         assertThat(ConfigKey.MSG_ID.rule().check("msg_id", "content")).isEmpty();
         assertThat(ConfigKey.MSG_ID.rule().check("msg_id", "RANDOM")).isEmpty();
         assertThat(ConfigKey.MSG_ID.rule().check("msg_id", "uuid")).contains("msg_id must be content or random: uuid");
+    }
+
+    @Test
+    void orderTakesNoneOrKeyInAnyCaseAndNamesTheKeyOtherwise() {
+        assertThat(ConfigKey.ORDER.rule().check("order", "none")).isEmpty();
+        assertThat(ConfigKey.ORDER.rule().check("order", "key")).isEmpty();
+        assertThat(ConfigKey.ORDER.rule().check("order", " KEY ")).isEmpty();
+        assertThat(ConfigKey.ORDER.rule().check("order", "keys")).contains("order must be none or key: keys");
+        assertThat(ConfigKey.ORDER.builderMethod()).contains("order");
     }
 
     @Test

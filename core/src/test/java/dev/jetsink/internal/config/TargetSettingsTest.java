@@ -2,6 +2,7 @@ package dev.jetsink.internal.config;
 
 import dev.jetsink.ConfigProblem;
 import dev.jetsink.MsgIdMode;
+import dev.jetsink.OrderMode;
 import dev.jetsink.internal.config.TargetSettings.Origin;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +32,7 @@ class TargetSettingsTest {
         assertThat(s.ackTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(s.publishWindow()).isEqualTo(1024);
         assertThat(s.msgIds()).isEqualTo(MsgIdMode.CONTENT);
+        assertThat(s.order()).isEqualTo(OrderMode.NONE);
         assertThat(s.jetStream()).isFalse();
         assertThat(s.servers()).isEmpty();
         assertThat(s.origin(ConfigKey.QUEUE_DIR).variable()).isEqualTo("RUSTFS_NOTIFY_NATS_QUEUE_DIR");
@@ -99,6 +101,43 @@ class TargetSettingsTest {
         assertThat(read.warnings()).extracting(ConfigProblem::message)
             .containsExactly("queue_limit 0 means the default; using 100000");
         assertThat(read.errors()).extracting(ConfigProblem::variable).containsExactly("RUSTFS_NOTIFY_NATS_TLS_REQUIRED");
+    }
+
+    @Test
+    void theDaemonsReaderTakesOrderKeyInAnyCaseAndCarriesItToTheTargetConfig() {
+        for (String written : List.of("key", " KEY ")) {
+            TargetInput input = new TargetInput(TargetKind.NOTIFY, "_", Map.of(
+                ConfigKey.ADDRESS, new TargetInput.RawValue("RUSTFS_NOTIFY_NATS_ADDRESS", "a:4222"),
+                ConfigKey.SUBJECT, new TargetInput.RawValue("RUSTFS_NOTIFY_NATS_SUBJECT", "s"),
+                ConfigKey.ORDER, new TargetInput.RawValue("RUSTFS_NOTIFY_NATS_ORDER", written)), "");
+            TargetInput.Read read = input.read();
+            assertThat(read.errors()).as(written).isEmpty();
+            assertThat(read.settings().build().order()).as(written).isEqualTo(OrderMode.KEY);
+            assertThat(TargetValidator.validate(read).target().orElseThrow().order()).as(written).isEqualTo(OrderMode.KEY);
+        }
+    }
+
+    @Test
+    void anUnsetOrderIsNoneInTheTargetConfig() {
+        TargetConfig config = TargetValidator.validate(library().build()).target().orElseThrow();
+        assertThat(config.order()).isEqualTo(OrderMode.NONE);
+    }
+
+    @Test
+    void anOrderTheDaemonsReaderCannotReadIsAnErrorNamingTheVariableAndTheKey() {
+        TargetInput input = new TargetInput(TargetKind.NOTIFY, "_", Map.of(
+            ConfigKey.ORDER, new TargetInput.RawValue("RUSTFS_NOTIFY_NATS_ORDER_PRIMARY", "keys")), "PRIMARY");
+        TargetInput.Read read = input.read();
+        assertThat(read.errors()).extracting(ConfigProblem::variable, ConfigProblem::message).containsExactly(
+            org.assertj.core.groups.Tuple.tuple("RUSTFS_NOTIFY_NATS_ORDER_PRIMARY", "order must be none or key: keys"));
+        assertThat(read.settings().has(ConfigKey.ORDER)).isFalse();
+    }
+
+    @Test
+    void theBuildersOrderReachesTheTargetConfigAndIsNamedByItsMethod() {
+        TargetSettings s = library().order(OrderMode.KEY, Origin.method(ConfigKey.ORDER)).build();
+        assertThat(s.origin(ConfigKey.ORDER).variable()).isEqualTo("order(...)");
+        assertThat(TargetValidator.validate(s).target().orElseThrow().order()).isEqualTo(OrderMode.KEY);
     }
 
     @Test

@@ -100,13 +100,27 @@ class FailedEventStoreTest {
         FailedRecord record = FailedRecord.terminal(43, "m-43", TARGET, "events.s3",
                 new EventMetadata(TargetKind.NOTIFY, "photos", "a.jpg", "s3:ObjectCreated:Put", ""),
                 T0.minusSeconds(30), T0, "stream sealed", 1, payload(43), 0,
-                java.util.Optional.of("{\"specversion\":\"1.0\",\"id\":\"r.1\"}"));
+                java.util.Optional.of("{\"specversion\":\"1.0\",\"id\":\"r.1\"}"), java.util.Optional.empty());
         FailedEventStore.StoredFile file = store.write(record);
         JsonNode json = new ObjectMapper().readTree(file.path().toFile());
         assertThat(json.get("cloud_event").asText()).isEqualTo("{\"specversion\":\"1.0\",\"id\":\"r.1\"}");
         assertThat(FailedEventStore.read(file.path())).isEqualTo(record);
         assertThat(new ObjectMapper().readTree(store.write(record(44, "m-44", T0, payload(44))).path().toFile())
             .has("cloud_event")).as("absent when the message carried none").isFalse();
+    }
+
+    @Test
+    void keepsTheOrderKeyOfAnOrderedTargetsEventForItsReplay() throws IOException {
+        FailedEventStore store = FailedEventStore.open(queueDir, TARGET, clock);
+        FailedRecord record = FailedRecord.terminal(45, "m-45", TARGET, "events.s3",
+                new EventMetadata(TargetKind.AUDIT, "photos", "PutObject", "s3:PutObject", ""),
+                T0.minusSeconds(30), T0, "stream sealed", 1, payload(45), 0, java.util.Optional.empty(),
+                java.util.Optional.of("photos/a b.jpg"));
+        FailedEventStore.StoredFile file = store.write(record);
+        assertThat(new ObjectMapper().readTree(file.path().toFile()).get("order_key").asText()).isEqualTo("photos/a b.jpg");
+        assertThat(FailedEventStore.read(file.path())).isEqualTo(record);
+        assertThat(new ObjectMapper().readTree(store.write(record(46, "m-46", T0, payload(46))).path().toFile())
+            .has("order_key")).as("absent when the target was not ordered").isFalse();
     }
 
     @Test

@@ -67,7 +67,7 @@ class ConnectionSettingsTest {
                 Optional.of(Path.of("/ca.pem")), Optional.empty(), Optional.empty(), true, Optional.empty(),
                 100_000, false, Optional.empty(), Duration.ofSeconds(30), Optional.of("hub"), Optional.empty(),
                 Optional.empty(), 1024, dev.jetsink.MsgIdMode.CONTENT,
-                dev.jetsink.PayloadFormat.ENVELOPE, 10_000, Duration.ofHours(72), "notify primary:nats");
+                dev.jetsink.PayloadFormat.ENVELOPE, dev.jetsink.OrderMode.NONE, 10_000, Duration.ofHours(72), "notify primary:nats");
         ConnectionSettings s = ConnectionSettings.from(target);
         assertThat(s.servers()).containsExactly("tls://h:4222");
         assertThat(s.password()).contains(new Secret("pw"));

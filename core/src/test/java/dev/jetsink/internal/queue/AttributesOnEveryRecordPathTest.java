@@ -114,7 +114,13 @@ class AttributesOnEveryRecordPathTest {
             case 1 -> Optional.of("c".repeat(EntryAttributes.MAX_CLOUD_EVENT_BYTES));
             default -> Optional.of(randomAttribute(r, 512));
         };
-        return EntryAttributes.replays(replays).withSubject(subject).withTrace(parent, state).withCloudEvent(cloudEvent);
+        Optional<String> orderKey = switch (r.nextInt(3)) {
+            case 0 -> Optional.empty();
+            case 1 -> Optional.of("k".repeat(EntryAttributes.MAX_ORDER_KEY_BYTES));
+            default -> Optional.of(randomAttribute(r, 256));
+        };
+        return EntryAttributes.replays(replays).withSubject(subject).withTrace(parent, state).withCloudEvent(cloudEvent)
+            .withOrderKey(orderKey);
     }
 
     /** The attribute combinations the queue-level tests write, one per entry. */
@@ -129,6 +135,7 @@ class AttributesOnEveryRecordPathTest {
             EntryAttributes.replays(Integer.MAX_VALUE).withSubject(Optional.of(MAX_SUBJECT))
                 .withTrace(Optional.of(PARENT), Optional.of(MAX_TRACE)),
             EntryAttributes.NONE.withTrace(Optional.of(MAX_TRACE), Optional.empty()),
+            EntryAttributes.NONE.withOrderKey(Optional.of("photos/caf\u00e9 \uD83D\uDE00.jpg")),
             EntryAttributes.replays(1).withSubject(Optional.of("\u00e9".repeat(EntryAttributes.MAX_SUBJECT_BYTES / 2))));
     }
 
@@ -528,7 +535,7 @@ class AttributesOnEveryRecordPathTest {
         Instant at = Instant.parse("2026-12-01T00:00:00Z").plusSeconds(i);
         return new FailedRecord(100 + i, "msg-" + i, "notify primary:nats", TargetKind.NOTIFY, subject, "photos",
             "obj-" + i, "s3:ObjectCreated:Put", at, at.plusMillis(5), FailedRecord.TERMINAL, "stream refused",
-            3, json.getBytes(StandardCharsets.UTF_8), "image/jpeg", replays, Optional.empty());
+            3, json.getBytes(StandardCharsets.UTF_8), "image/jpeg", replays, Optional.empty(), Optional.empty());
     }
 
     @Test
@@ -558,11 +565,25 @@ class AttributesOnEveryRecordPathTest {
         FailedRecord r = failed(1, "rustfs.events", 0);
         store.write(new FailedRecord(r.id(), r.natsMsgId(), r.target(), r.kind(), r.subject(), r.bucket(), r.object(),
             r.eventName(), r.queuedAt(), r.failedAt(), r.errorClass(), r.errorDetail(), r.retryCount(), r.payload(),
-            r.contentType(), r.replays(), Optional.of(attributes)));
+            r.contentType(), r.replays(), Optional.of(attributes), Optional.empty()));
         try (SegmentedQueue q = SegmentedQueue.open(dir, small(100))) {
             FailedReplay.replay(store, q, FailedReplay.Filter.ALL, false, false, e -> { });
             assertThat(all(q)).extracting(QueuedEntry::attributes)
                 .containsExactly(EntryAttributes.replays(1).withCloudEvent(Optional.of(attributes)));
+        }
+    }
+
+    @Test
+    void aReplayQueuesTheEventUnderTheOrderKeyItFailedWith() throws Exception {
+        FailedEventStore store = FailedEventStore.open(dir, "notify primary:nats", Clock.systemUTC());
+        FailedRecord r = failed(1, "rustfs.events", 0);
+        store.write(new FailedRecord(r.id(), r.natsMsgId(), r.target(), r.kind(), r.subject(), r.bucket(), r.object(),
+            r.eventName(), r.queuedAt(), r.failedAt(), r.errorClass(), r.errorDetail(), r.retryCount(), r.payload(),
+            r.contentType(), r.replays(), Optional.empty(), Optional.of("photos/obj-1")));
+        try (SegmentedQueue q = SegmentedQueue.open(dir, small(100))) {
+            FailedReplay.replay(store, q, FailedReplay.Filter.ALL, false, false, e -> { });
+            assertThat(all(q)).extracting(QueuedEntry::attributes)
+                .containsExactly(EntryAttributes.replays(1).withOrderKey(Optional.of("photos/obj-1")));
         }
     }
 

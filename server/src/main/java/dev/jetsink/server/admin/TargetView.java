@@ -48,6 +48,7 @@ public final class TargetView {
         v.put(ConfigKey.PUBLISH_WINDOW, Integer.toString(c.publishWindow()));
         v.put(ConfigKey.MSG_ID, c.msgIdMode().label());
         v.put(ConfigKey.FORMAT, c.format().label());
+        v.put(ConfigKey.ORDER, c.order().label());
         v.put(ConfigKey.FAILED_MAX_RECORDS, Integer.toString(c.failedMaxRecords()));
         v.put(ConfigKey.FAILED_MAX_AGE_HOURS, Long.toString(c.failedMaxAge().toHours()));
         List<Map<String, String>> out = new ArrayList<>(v.size());

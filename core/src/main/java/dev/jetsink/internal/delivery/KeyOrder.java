@@ -1,0 +1,143 @@
+package dev.jetsink.internal.delivery;
+
+import dev.jetsink.internal.event.OrderKeys;
+import dev.jetsink.internal.queue.QueuedEntry;
+import dev.jetsink.lifecycle.Outcome;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Which entries an ordered target ({@code ORDER=key}; DESIGN.md "Order per object") may publish:
+ * of the entries of one key the dispatcher has taken from the queue and not yet settled, only the
+ * oldest. The others are held here, off the waiting line, until it settles: stored (acknowledged,
+ * or a duplicate of a copy already stored) or moved to the failed store. So at most one entry per
+ * key is in flight, a timeout or a retry cycle of one entry holds back only its own key, and a
+ * newer entry of a key can never be stored before an older one.
+ *
+ * <p>An entry that goes to the failed store takes its key's chain with it: the entries of its key
+ * held now, and those queued up to that moment that the dispatcher has not read yet, follow it there
+ * as they come, so a replay of the failed store puts them back in their order. Entries of the key
+ * accepted after the failure are delivered as usual.
+ *
+ * <p>Owned by the dispatcher's thread. Holds at most {@value #MAX_HELD} entries: past that, the
+ * dispatcher reads no further into the queue until a held entry is released.
+ */
+final class KeyOrder {
+    /** Most entries held back at once; each costs its queue index (a few hundred bytes). */
+    static final int MAX_HELD = 16_384;
+
+    /** What the dispatcher does with an entry it took from the waiting line. */
+    enum Admission {
+        /** Publish it: it is the oldest unsettled entry of its key. */
+        GO,
+        /** Keep it back: an older entry of its key is not settled yet; it comes back when that one is. */
+        HOLD,
+        /** Move it to the failed store: an older entry of its key went there before it was read. */
+        FOLLOW_FAILED
+    }
+
+    /** Unsettled entries per key, oldest first; the first may be out (in flight, waiting, retrying). */
+    private final Map<String, ArrayDeque<PendingEntry>> open = new HashMap<>();
+    /** Keys whose entry went to the failed store: the newest sequence queued then, and what its followers get. */
+    private final Map<String, Failed> failedUpTo = new HashMap<>();
+    private int held;
+    private static final ArrayDeque<PendingEntry> EMPTY = new ArrayDeque<>(0);
+
+    /** The key an entry is ordered by: the one stored with it, or (queued unordered) its bucket and object. */
+    static String keyOf(QueuedEntry e) {
+        return e.attributes().orderKey().orElseGet(() -> OrderKeys.bounded(e.metadata().bucket() + "/" + e.metadata().object()));
+    }
+
+    /** Takes in an entry from the waiting line (again, after a failed attempt); says what to do with it. */
+    Admission admit(PendingEntry p) {
+        if (p.follows() != null) {
+            return Admission.FOLLOW_FAILED; // its move to the failed store failed: again
+        }
+        if (p.orderKey() != null) {
+            if (open.getOrDefault(p.orderKey(), EMPTY).peekFirst() != p) {
+                throw new IllegalStateException("an entry came back that is not the oldest of its key: seq " + p.seq());
+            }
+            return Admission.GO;
+        }
+        String key = keyOf(p.entry());
+        Failed failed = failedUpTo.get(key);
+        if (failed != null) {
+            if (p.seq() <= failed.upTo()) {
+                p.follows(failed.outcome());
+                return Admission.FOLLOW_FAILED;
+            }
+            failedUpTo.remove(key); // entries come from the queue oldest first: no older one is left
+        }
+        p.orderKey(key);
+        ArrayDeque<PendingEntry> chain = open.computeIfAbsent(key, k -> new ArrayDeque<>());
+        chain.addLast(p);
+        if (chain.size() > 1) {
+            held++;
+            return Admission.HOLD;
+        }
+        return Admission.GO;
+    }
+
+    /**
+     * {@code p} is settled (stored, or a duplicate of a stored copy): the entry of its key that may
+     * go now, which the dispatcher puts back in the waiting line.
+     */
+    Optional<PendingEntry> settled(PendingEntry p) {
+        ArrayDeque<PendingEntry> chain = p.orderKey() == null ? null : open.get(p.orderKey());
+        if (chain == null || !chain.remove(p)) {
+            return Optional.empty();
+        }
+        if (chain.isEmpty()) {
+            open.remove(p.orderKey());
+            return Optional.empty();
+        }
+        held--;
+        return Optional.of(chain.peekFirst());
+    }
+
+    /**
+     * {@code p}, the oldest entry of its key, went to the failed store with {@code outcome}: the
+     * entries of its key held now, which follow it there (the dispatcher moves each), and the mark
+     * that makes those queued up to {@code newestSeq} follow it when they are read.
+     */
+    List<PendingEntry> failed(PendingEntry p, long newestSeq, Outcome outcome) {
+        Outcome follow = followers(outcome);
+        failedUpTo.put(p.orderKey(), new Failed(newestSeq, follow));
+        ArrayDeque<PendingEntry> chain = open.remove(p.orderKey());
+        List<PendingEntry> followers = new ArrayList<>();
+        if (chain != null) {
+            for (PendingEntry f : chain) {
+                if (f != p) {
+                    f.follows(follow);
+                    followers.add(f);
+                    held--;
+                }
+            }
+        }
+        return followers;
+    }
+
+    /** What the entries get that follow an entry which went to the failed store with {@code failed}. */
+    private static Outcome followers(Outcome failed) {
+        return new Outcome(Outcome.Family.PERMANENT, Outcome.Cause.FOLLOWS_FAILED_EVENT,
+            Outcome.Cause.FOLLOWS_FAILED_EVENT.label() + " (" + failed.detail() + ")", OptionalInt.empty(), OptionalInt.empty());
+    }
+
+    private record Failed(long upTo, Outcome outcome) {
+    }
+
+    /** True when no more entries may be held: the dispatcher reads no further for now. */
+    boolean full() {
+        return held >= MAX_HELD;
+    }
+
+    /** Entries held back now. */
+    int held() {
+        return held;
+    }
+}
