@@ -1,0 +1,175 @@
+package dev.jetsink.internal.targets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jetsink.internal.config.TargetConfig;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventMetadata;
+import dev.jetsink.internal.event.OutboundEvent;
+import dev.jetsink.internal.failed.FailedEventStore;
+import dev.jetsink.internal.failed.FailedRecord;
+import dev.jetsink.lifecycle.LifecycleEvent;
+import dev.jetsink.lifecycle.Outcome;
+import dev.jetsink.testkit.StoredMessage;
+import dev.jetsink.testkit.StreamSpec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code ORDER=key} (DESIGN.md "Order per object") against a real nats-server: one entry per
+ * object in flight, through an attempt deadline, a terminal rejection in the middle of an
+ * object's chain, and a restart with a backlog; each object's messages reach the stream in the
+ * order the target accepted them.
+ */
+@Tag("broker")
+class KeyOrderDeliveryTest {
+    private static final Pattern NTH = Pattern.compile("\"n\":(\\d+)");
+
+    /** Event {@code n} (its acceptance index) about object {@code key}, padded to about {@code size} bytes. */
+    private static OutboundEvent event(String key, int n, int size) {
+        String head = "{\"EventName\":\"s3:ObjectCreated:Put\",\"Key\":\"photos/" + key + "\",\"n\":" + n + ",\"pad\":\"";
+        String json = head + "x".repeat(Math.max(0, size - head.length() - 2)) + "\"}";
+        return new OutboundEvent(new EventMetadata(TargetKind.NOTIFY, "photos", key, "s3:ObjectCreated:Put", ""),
+            json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static OutboundEvent event(String key, int n) {
+        return event(key, n, 0);
+    }
+
+    private static Map<String, String> env(TargetHarness h, String order) {
+        Map<String, String> env = h.jetStreamEnv(TargetKind.NOTIFY);
+        env.put(TargetKind.NOTIFY.envPrefix() + "ORDER", order);
+        return env;
+    }
+
+    /** Each object's acceptance indices, in stream order. */
+    private static Map<String, List<Integer>> perObject(List<StoredMessage> stored) {
+        Map<String, List<Integer>> out = new HashMap<>();
+        for (StoredMessage m : stored) {
+            String text = m.text();
+            Matcher k = Pattern.compile("\"Key\":\"photos/([^\"]+)\"").matcher(text);
+            Matcher n = NTH.matcher(text);
+            assertThat(k.find() && n.find()).as("a test event: " + text).isTrue();
+            out.computeIfAbsent(k.group(1), x -> new ArrayList<>()).add(Integer.parseInt(n.group(1)));
+        }
+        return out;
+    }
+
+    @Test
+    void anAttemptDeadlineHoldsBackOnlyItsObjectsLaterEventsAndTheyFollowInOrder() throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            h.createDefaultStream();
+            NatsTarget t = h.start(TargetHarness.config(env(h, "key")));
+            h.server.pause();
+            try {
+                int n = 0;
+                for (String key : List.of("a", "a", "b", "a", "b")) {
+                    TargetSends.send(t, event(key, n++)).join();
+                }
+                h.events.awaitCount(LifecycleEvent.AttemptFailed.class,
+                    e -> e.outcome().cause() == Outcome.Cause.ATTEMPT_DEADLINE_EXCEEDED, 2, TargetHarness.AWAIT);
+                // the probe now waits on the injected sleeper: nothing else starts until it is advanced
+                h.sleeper.awaitPending(Duration.ofSeconds(4), TargetHarness.AWAIT);
+                assertThat(t.dispatcher().orElseThrow().attemptsStarted())
+                    .as("one publish per object was out: a's and b's first events, no later one").isEqualTo(2);
+            } finally {
+                h.server.resume();
+            }
+            h.awaitDrained(t, TargetHarness.AWAIT);
+            List<StoredMessage> stored = h.readStream();
+            assertThat(stored).as("each event once").hasSize(5);
+            assertThat(perObject(stored)).containsEntry("a", List.of(0, 1, 3)).containsEntry("b", List.of(2, 4));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"key", "none"})
+    void aTerminalRejectionTakesTheObjectsQueuedEventsToTheFailedStoreWithItWhenOrdered(String order) throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            h.createStream(StreamSpec.of(TargetHarness.STREAM, TargetHarness.SUBJECT)
+                .duplicateWindow(Duration.ofSeconds(274)).maxMsgSize(1024).build());
+            TargetConfig config = TargetHarness.config(env(h, order));
+            NatsTarget t = h.start(config);
+            h.server.pause(); // all five are queued before any answer comes
+            try {
+                TargetSends.send(t, event("a", 0)).join();
+                TargetSends.send(t, event("a", 1, 4000)).join(); // over the stream's max_msg_size: permanent
+                TargetSends.send(t, event("a", 2)).join();
+                TargetSends.send(t, event("b", 3)).join();
+                TargetSends.send(t, event("a", 4)).join();
+            } finally {
+                h.server.resume();
+            }
+            boolean ordered = order.equals("key");
+            int failed = ordered ? 3 : 1;
+            h.events.awaitCount(LifecycleEvent.MovedToFailedStore.class, e -> true, failed, TargetHarness.AWAIT);
+            TargetSends.send(t, event("a", 5)).join(); // accepted after the failure: delivered
+            h.awaitDrained(t, TargetHarness.AWAIT);
+
+            List<FailedRecord> records = new ArrayList<>();
+            for (FailedEventStore.StoredFile f : FailedEventStore.list(config.queuePath().orElseThrow())) {
+                records.add(FailedEventStore.read(f.path()));
+            }
+            records.sort(java.util.Comparator.comparingLong(FailedRecord::id));
+            Map<String, List<Integer>> stored = perObject(h.readStream());
+            assertThat(stored.get("b")).isEqualTo(List.of(3));
+            if (ordered) {
+                assertThat(stored.get("a")).as("nothing of a after the rejected event overtakes it").isEqualTo(List.of(0, 5));
+                assertThat(records).extracting(FailedRecord::errorDetail).containsExactly(
+                    "message exceeds stream max size (server error code 10054 status 400)",
+                    "follows a failed event of the same object (message exceeds stream max size"
+                        + " (server error code 10054 status 400))",
+                    "follows a failed event of the same object (message exceeds stream max size"
+                        + " (server error code 10054 status 400))");
+                assertThat(records).extracting(r -> r.orderKey().orElseThrow()).containsOnly("photos/a");
+                assertThat(records).extracting(r -> perObject(List.of(new StoredMessage(0, "", Map.of(), r.payload())))
+                    .get("a").get(0)).as("in acceptance order").containsExactly(1, 2, 4);
+            } else {
+                assertThat(stored.get("a")).as("unordered, later events of a are stored past the rejected one")
+                    .isEqualTo(List.of(0, 2, 4, 5));
+                assertThat(records).singleElement().satisfies(r -> assertThat(r.orderKey()).isEmpty());
+            }
+        }
+    }
+
+    @Test
+    void aBacklogLeftOnDiskByAStopIsDeliveredInEachObjectsOrderAfterTheRestart() throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            h.createDefaultStream();
+            TargetConfig config = TargetHarness.config(env(h, "key"));
+            NatsTarget first = h.start(config);
+            java.util.Random r = new java.util.Random(7);
+            h.server.pause(); // a window is in flight and the rest waits when the target stops
+            NatsTarget reopened;
+            try {
+                for (int n = 0; n < 600; n++) {
+                    TargetSends.send(first, event("k" + r.nextInt(12), n)).join();
+                }
+                first.close(Duration.ofMillis(200));
+                reopened = NatsTarget.open(config, h.runtime());
+            } finally {
+                h.server.resume();
+            }
+            try (reopened) {
+                reopened.start();
+                h.awaitDrained(reopened, Duration.ofSeconds(60));
+                List<StoredMessage> stored = h.readStream();
+                assertThat(stored).as("each event once").hasSize(600);
+                Map<String, List<Integer>> perObject = perObject(stored);
+                assertThat(perObject).hasSize(12);
+                perObject.forEach((key, ns) -> assertThat(ns).as(key).isSorted().doesNotHaveDuplicates());
+            }
+        }
+    }
+}
