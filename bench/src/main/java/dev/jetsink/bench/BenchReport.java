@@ -146,6 +146,10 @@ public final class BenchReport {
         row(md, "raw jnats publishAsync events/s", drain.path("raw_eps"), null, "", 0);
         row(md, "jetsink ÷ raw publish", drain.path("ratio_vs_raw"), null, "≥ 0.9", 2);
         row(md, "jetsink ÷ file-per-event peer", drain.path("ratio_vs_baseline"), null, "", 1);
+        row(md, "jetsink `ORDER=key`, one event per object, events/s", drain.path("ordered_eps"), null, "", 0);
+        row(md, "`ORDER=key` ÷ default", drain.path("ratio_ordered_vs_default"), null, "≥ 0.9", 2);
+        row(md, "`ORDER=key`, " + String.format(Locale.ROOT, "%,d", drain.path("hot_key_events").asInt())
+            + " events of one object, events/s", drain.path("hot_key_eps"), null, "", 0);
     }
 
     private static void latency(StringBuilder md, JsonNode latency, String where) {

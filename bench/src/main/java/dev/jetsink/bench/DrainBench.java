@@ -1,6 +1,7 @@
 package dev.jetsink.bench;
 
 import ch.qos.logback.classic.Level;
+import dev.jetsink.OrderMode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.config.ConfigLoader;
@@ -8,8 +9,6 @@ import dev.jetsink.internal.config.LoadedConfig;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.delivery.StreamConcurrency;
-import dev.jetsink.internal.event.EventMetadata;
-import dev.jetsink.internal.event.OutboundEvent;
 import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.internal.targets.TargetRuntime;
 import dev.jetsink.lifecycle.LifecycleEvent;
@@ -19,7 +18,6 @@ import dev.jetsink.testkit.Streams;
 import io.nats.client.Connection;
 import io.nats.client.JetStream;
 import io.nats.client.PublishOptions;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -42,12 +39,13 @@ import org.slf4j.LoggerFactory;
  * of 1 KiB events drained into a local JetStream file stream by (a) jetsink with the default
  * publish window, (b) jetsink with a window of 1, (c) the baseline peer (file per event,
  * synchronous publish, delete) and (d) raw jnats {@code publishAsync} with msg ids and a window of
- * 1024. Real time throughout; prints events/s and ratios and writes them as JSON.
+ * 1024, and (e) jetsink with {@code ORDER=key} over a backlog of one event per object and (f) over
+ * a backlog of one hot object. Real time throughout; prints events/s and ratios and writes them as JSON.
  *
  * <p>Usage: {@code DrainBench --out PATH [--events N] [--baseline-events M] [--rounds R]
- * [--kind notify|audit] [--notify-concurrency C] [--min-round-seconds S]} (defaults 180 000 — a
- * one-hour outage at 50 events/s, the sizing example of OPERATIONS.md section 5 — N, 3, notify,
- * 20, 15). The rounds of jetsink (default window) and raw hold at least N events, and more when raw
+ * [--kind notify|audit] [--notify-concurrency C] [--min-round-seconds S] [--hot-key-events H]} (defaults
+ * 180 000 — a one-hour outage at 50 events/s, the sizing example of OPERATIONS.md section 5 — N, 3,
+ * notify, 20, 15, min(N, 30 000)). The ordered rounds (e) hold as many events as (a), (f) H. The rounds of jetsink (default window) and raw hold at least N events, and more when raw
  * publish would otherwise finish in under S seconds at its warm-up rate. Jetsink (both
  * windows) and raw run interleaved R times and their medians are compared; the baseline peer drains
  * its backlog once (it takes minutes). Its files are written without fsync and flushed with one
@@ -58,10 +56,9 @@ public final class DrainBench {
 
     private static final String STREAM = "DRAIN";
     private static final String SUBJECT = "bench.drain";
-    private static final int EVENT_BYTES = 1024;
+    private static final int EVENT_BYTES = DrainBacklog.EVENT_BYTES;
     private static final int RAW_WINDOW = 1024;
     private static final int RAW_PAYLOADS = 65_536;
-    private static final int FILLERS = 8;
     private static final Duration DRAIN_LIMIT = Duration.ofMinutes(30);
 
     private final BenchBroker server;
@@ -87,6 +84,8 @@ public final class DrainBench {
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
         int baselineN = Integer.parseInt(opts.getOrDefault("baseline-events", Integer.toString(n)));
         int minRoundSeconds = Integer.parseInt(opts.getOrDefault("min-round-seconds", "15"));
+        // one object's events go one at a time (an ack's round trip each), as window 1 does
+        int hotEvents = Integer.parseInt(opts.getOrDefault("hot-key-events", Integer.toString(Math.min(n, 30_000))));
         ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
 
         Path work = Files.createTempDirectory("jetsink-drain-bench");
@@ -121,6 +120,8 @@ public final class DrainBench {
             List<Double> jetsinkRuns = new ArrayList<>();
             List<Double> window1Runs = new ArrayList<>();
             List<Double> rawRuns = new ArrayList<>();
+            List<Double> orderedRuns = new ArrayList<>();
+            List<Double> hotRuns = new ArrayList<>();
             List<Double> pressure = new ArrayList<>();
             for (int r = 1; r <= rounds; r++) {
                 CpuPressure start = CpuPressure.sample();
@@ -130,6 +131,10 @@ public final class DrainBench {
                     window1Runs.add(bench.jetsink(n, 1, "jetsink publish_window=1 (round " + r + ")"));
                 }
                 rawRuns.add(bench.raw(measured, "raw jnats publishAsync window=1024 (round " + r + ")"));
+                orderedRuns.add(bench.jetsink(measured, 1024, OrderMode.KEY, new DrainBacklog(bench.kind, 0),
+                    "jetsink ORDER=key, one event per object (round " + r + ")"));
+                hotRuns.add(bench.jetsink(hotEvents, 1024, OrderMode.KEY, new DrainBacklog(bench.kind, 1),
+                    "jetsink ORDER=key, every event one object (round " + r + ")"));
                 pressure.add(CpuPressure.sample().percentSince(start).orElse(-1));
             }
             double baseline = r1 ? bench.baseline(baselineN) : Double.NaN;
@@ -138,6 +143,8 @@ public final class DrainBench {
             double raw = median(rawRuns);
             List<Double> vsRaw = Spread.ratios(jetsinkRuns, rawRuns);
             List<Double> vsWindow1 = r1 ? Spread.ratios(jetsinkRuns, window1Runs) : List.of();
+            List<Double> orderedVsDefault = Spread.ratios(orderedRuns, jetsinkRuns);
+            List<Double> hotVsDefault = Spread.ratios(hotRuns, jetsinkRuns);
 
             Map<String, Object> drain = new LinkedHashMap<>();
             drain.put("replicas", server.replicas());
@@ -150,6 +157,11 @@ public final class DrainBench {
                 drain.put("ratio_vs_baseline", round2(jetsink / baseline));
                 drain.put("ratio_vs_window1", Spread.of(vsWindow1, 2));
             }
+            drain.put("ordered_eps", Spread.of(orderedRuns, 0));
+            drain.put("ratio_ordered_vs_default", Spread.of(orderedVsDefault, 2));
+            drain.put("hot_key_eps", Spread.of(hotRuns, 0));
+            drain.put("ratio_hot_key_vs_default", Spread.of(hotVsDefault, 3));
+            drain.put("hot_key_events", hotEvents);
             drain.put("cpu_pressure_pct", Spread.of(pressure, 0));
             drain.put("events", measured);
             drain.put("window1_events", n);
@@ -163,6 +175,9 @@ public final class DrainBench {
             System.out.printf("%nmedians of %d rounds: jetsink %.0f, raw %.0f events/s; jetsink vs raw jnats: %s (medians of"
                 + " paired rounds, range in brackets); cpu pressure %s %%%n", rounds, jetsink, raw, Spread.text(vsRaw, "%.2f"),
                 Spread.text(pressure, "%.0f"));
+            System.out.printf("ORDER=key: one event per object %.0f events/s (%sx of default), every event one object %.0f"
+                + " events/s (%sx)%n", median(orderedRuns), Spread.text(orderedVsDefault, "%.2f"), median(hotRuns),
+                Spread.text(hotVsDefault, "%.3f"));
             if (r1) {
                 System.out.printf("window 1 %.0f events/s, baseline peer %.0f events/s; window 1024 vs window 1: %sx, vs baseline"
                     + " peer: %.2fx%n", window1, baseline, Spread.text(vsWindow1, "%.2f"), jetsink / baseline);
@@ -181,6 +196,11 @@ public final class DrainBench {
 
     /** Fills a jetsink queue while the target is stopped, then times start-to-empty. */
     private double jetsink(int n, int window, String label) throws Exception {
+        return jetsink(n, window, OrderMode.NONE, new DrainBacklog(kind, 0), label);
+    }
+
+    /** {@link #jetsink(int, int, String)} for a target keeping {@code order}, the backlog about {@code backlog}'s objects. */
+    private double jetsink(int n, int window, OrderMode order, DrainBacklog backlog, String label) throws Exception {
         purge();
         Path queueDir = Files.createDirectories(work.resolve("jetsink-" + window + "-" + n + "-" + System.nanoTime()));
         CountDownLatch drained = new CountDownLatch(n);
@@ -207,10 +227,10 @@ public final class DrainBench {
         };
         TargetRuntime runtime = TargetRuntime.system().withListener(counter)
             .withNotifyConcurrency(new StreamConcurrency(notifyConcurrency));
-        try (NatsTarget target = NatsTarget.open(config(queueDir, window, n), runtime)) {
-            ROUND.incrementAndGet();
+        try (NatsTarget target = NatsTarget.open(config(queueDir, window, n, order), runtime)) {
+            DrainBacklog.nextRound();
             long fillStart = System.nanoTime();
-            fill(target, n);
+            backlog.fill(target, n);
             double fillSecs = seconds(System.nanoTime() - fillStart);
             if (target.queueLength() != n) {
                 throw new IllegalStateException("queue holds " + target.queueLength() + " entries, expected " + n);
@@ -243,7 +263,7 @@ public final class DrainBench {
         BaselinePeer peer = new BaselinePeer(dir);
         long fillStart = System.nanoTime();
         for (int i = 0; i < n; i++) {
-            peer.place(i, UUID.randomUUID().toString(), event(TargetKind.NOTIFY, i).payload());
+            peer.place(i, UUID.randomUUID().toString(), new DrainBacklog(TargetKind.NOTIFY, 0).event(i).payload());
         }
         BaselinePeer.settle();
         double fillSecs = seconds(System.nanoTime() - fillStart);
@@ -271,7 +291,7 @@ public final class DrainBench {
         // built before the clock starts; a ring of them, since a measured round can hold millions
         byte[][] payloads = new byte[Math.min(n, RAW_PAYLOADS)][];
         for (int i = 0; i < payloads.length; i++) {
-            payloads[i] = event(TargetKind.NOTIFY, i).payload();
+            payloads[i] = new DrainBacklog(TargetKind.NOTIFY, 0).event(i).payload();
         }
         try (Connection c = server.connect()) {
             JetStream js = c.jetStream();
@@ -298,42 +318,7 @@ public final class DrainBench {
         }
     }
 
-    /**
-     * Queues events 0..n-1 from {@link #FILLERS} threads, each waiting for its own appends every 4 096:
-     * one thread alone finds the writer idle before most appends and forces each itself (about
-     * 6 000 events/s here, minutes for a long round); several keep the writer's batches full.
-     */
-    private void fill(NatsTarget target, int n) throws InterruptedException {
-        List<Thread> fillers = new ArrayList<>();
-        AtomicLong failures = new AtomicLong();
-        for (int f = 0; f < FILLERS; f++) {
-            int first = f;
-            Thread t = new Thread(() -> {
-                List<CompletableFuture<?>> batch = new ArrayList<>();
-                for (int i = first; i < n; i += FILLERS) {
-                    batch.add(target.enqueue(event(kind, i)));
-                    if (batch.size() == 4096 || i + FILLERS >= n) {
-                        try {
-                            CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).join();
-                        } catch (RuntimeException e) {
-                            failures.incrementAndGet();
-                        }
-                        batch.clear();
-                    }
-                }
-            }, "drain-bench-fill-" + f);
-            t.start();
-            fillers.add(t);
-        }
-        for (Thread t : fillers) {
-            t.join();
-        }
-        if (failures.get() > 0) {
-            throw new IllegalStateException(failures.get() + " batches of the fill failed");
-        }
-    }
-
-    private TargetConfig config(Path queueDir, int window, int n) {
+    private TargetConfig config(Path queueDir, int window, int n, OrderMode order) {
         Map<String, String> env = new HashMap<>();
         env.put(kind.variable("enable"), "on");
         env.put(kind.variable("address"), server.url());
@@ -343,27 +328,12 @@ public final class DrainBench {
         env.put(kind.variable("queue_dir"), queueDir.toString());
         env.put(kind.variable("queue_limit"), Long.toString(Math.max(n, 100_000)));
         env.put(kind.variable("publish_window"), Integer.toString(window));
+        env.put(kind.variable("order"), order.label());
         LoadedConfig loaded = ConfigLoader.load(env, Optional.empty());
         if (!loaded.valid()) {
             throw new IllegalStateException("bench config invalid: " + loaded.errors());
         }
         return loaded.config().activeTargets().get(0);
-    }
-
-    /**
-     * Rounds fill the queue with events numbered from 0 again; the round makes them distinct
-     * events, as a store's would be, so content-derived msg ids do not match an earlier round's
-     * inside the stream's duplicate window.
-     */
-    private static final java.util.concurrent.atomic.AtomicLong ROUND = new java.util.concurrent.atomic.AtomicLong();
-
-    /** A 1 KiB JSON event. */
-    private static OutboundEvent event(TargetKind kind, int i) {
-        String head = "{\"EventName\":\"s3:ObjectCreated:Put\",\"Key\":\"bench/obj-" + i + "\",\"round\":"
-            + ROUND.get() + ",\"pad\":\"";
-        String json = head + "x".repeat(EVENT_BYTES - head.length() - 2) + "\"}";
-        return new OutboundEvent(new EventMetadata(kind, "bench", "obj-" + i, "s3:ObjectCreated:Put",
-            "application/json"), json.getBytes(StandardCharsets.UTF_8));
     }
 
     private void purge() throws Exception {
