@@ -105,6 +105,10 @@ public final class BenchReport {
                     row(md, "same, read back as a tree (an event not from the one pass) (ns)", tree, null, "", 0);
                 }
             }
+            for (String kind : List.of("notify", "audit")) {
+                row(md, "a target's ORDER=key adds, " + kind + " (its object's key) (ns)", msgId.path("order_key_" + kind + "_ns"),
+                    null, "", 0);
+            }
         }
         for (Map.Entry<String, JsonNode> section : root.properties()) {
             if (section.getKey().startsWith("latency")) {

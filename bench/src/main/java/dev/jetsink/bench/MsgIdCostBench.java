@@ -8,6 +8,7 @@ import dev.jetsink.internal.event.CanonicalJson;
 import dev.jetsink.internal.event.EventParser;
 import dev.jetsink.internal.event.MessageFormats;
 import dev.jetsink.internal.event.MsgIds;
+import dev.jetsink.internal.event.OrderKeys;
 import dev.jetsink.internal.event.OutboundEvent;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -56,12 +57,14 @@ public final class MsgIdCostBench {
         OutboundEvent parsed = parser.parse(body).get(0);
         // the tree path's event carries no fields of the pass: its formats read the envelope back as a tree
         OutboundEvent treeParsed = parser.parseTree(body).get(0);
+        OutboundEvent auditEvent = audit.parse(batch).get(0);
         PayloadFormat[] formats = {PayloadFormat.AWS, PayloadFormat.CLOUDEVENTS_BINARY, PayloadFormat.CLOUDEVENTS_STRUCTURED};
         long sink = 0;
         for (int i = 0; i < WARMUP; i++) {
             sink += run(parser, body) + CanonicalJson.sha256(record)[0]
                 + MsgIds.content(TargetKind.NOTIFY, "_", digest).getLeastSignificantBits()
-                + MessageFormats.apply(formats[i % formats.length], parsed).payload().length;
+                + MessageFormats.apply(formats[i % formats.length], parsed).payload().length
+                + OrderKeys.of(i % 2 == 0 ? parsed : auditEvent).length();
             if (i % AUDIT_BATCH == 0) {
                 sink += parser.parseTree(body).size() + audit.parse(batch).size() + audit.parseTree(batch).size();
             }
@@ -105,6 +108,15 @@ public final class MsgIdCostBench {
                         k -> new ArrayList<>()).add(cost);
                     formatText.append(String.format(" %s%s +%.0f ns", f.label(), from == parsed ? "" : " (tree)", cost));
                 }
+            }
+            for (OutboundEvent e : List.of(parsed, auditEvent)) {
+                long to = System.nanoTime();
+                for (int i = 0; i < MEASURED; i++) {
+                    sink += OrderKeys.of(e).length();
+                }
+                double cost = (System.nanoTime() - to) / (double) MEASURED;
+                formatCosts.computeIfAbsent("order_key_" + e.metadata().kind().label() + "_ns", k -> new ArrayList<>()).add(cost);
+                formatText.append(String.format(" ORDER=key %s +%.0f ns", e.metadata().kind().label(), cost));
             }
             double[] pass = {
                 perEvent(() -> parser.parse(body).size(), MEASURED, 1),
