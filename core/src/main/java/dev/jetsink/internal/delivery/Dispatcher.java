@@ -255,6 +255,11 @@ public final class Dispatcher implements Runnable {
         return true;
     }
 
+    /** Entries waiting behind an unsettled earlier entry of their object ({@code ORDER=key}); 0 otherwise. */
+    public int heldForOrder() {
+        return order == null ? 0 : order.held();
+    }
+
     /** How many publish attempts this dispatcher has started, probes and retries included. */
     public long attemptsStarted() {
         return attempts;

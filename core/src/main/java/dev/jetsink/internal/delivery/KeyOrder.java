@@ -45,7 +45,8 @@ final class KeyOrder {
     private final Map<String, ArrayDeque<PendingEntry>> open = new HashMap<>();
     /** Keys whose entry went to the failed store: the newest sequence queued then, and what its followers get. */
     private final Map<String, Failed> failedUpTo = new HashMap<>();
-    private int held;
+    /** Written by the dispatcher's thread only; read by metrics. */
+    private volatile int held;
     private static final ArrayDeque<PendingEntry> EMPTY = new ArrayDeque<>(0);
 
     /** The key an entry is ordered by: the one stored with it, or (queued unordered) its bucket and object. */

@@ -81,6 +81,10 @@ public final class TargetMetrics implements LifecycleListener {
         meters.add(Gauge.builder("jetsink_queue_oldest_age_seconds", target,
                 t -> t.oldestAge().map(d -> d.toMillis() / 1000.0).orElse(0.0)).tags(own)
             .description("age of the oldest queued entry, 0 when the queue is empty").register(registry));
+        if (target.config().order() == dev.jetsink.OrderMode.KEY) {
+            meters.add(Gauge.builder("jetsink_order_held_entries", target, NatsTarget::heldForOrder).tags(own)
+                .description("entries waiting behind an earlier event of their object (ORDER=key)").register(registry));
+        }
         meters.addAll(capacity(target, own));
         target.failedStore().ifPresent(store -> meters.addAll(failedStore(store, own)));
         meters.add(Gauge.builder("jetsink_last_ack_timestamp_seconds", target,

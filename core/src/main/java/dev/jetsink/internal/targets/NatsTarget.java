@@ -134,12 +134,17 @@ public final class NatsTarget implements AutoCloseable {
         return config.displayId();
     }
 
-    /** What this target has counted since it was opened. */
     /** The dispatcher (a target with a queue dir), for tests of delivery in this package. */
     Optional<Dispatcher> dispatcher() {
         return parts.dispatcher();
     }
 
+    /** Entries waiting behind an earlier event of their object ({@code ORDER=key}); 0 otherwise. */
+    public int heldForOrder() {
+        return parts.dispatcher().map(Dispatcher::heldForOrder).orElse(0);
+    }
+
+    /** What this target has counted since it was opened. */
     public TargetCounters counters() {
         return counters;
     }
