@@ -101,7 +101,75 @@ class ClusterDeliveryTest {
         }
     }
 
+    /**
+     * {@code ORDER=key} through leader changes: the stream leader is asked to step down, then killed
+     * and restarted, while events of 20 objects flow; each object's events are stored once, in the
+     * order the target accepted them.
+     */
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
+    @org.junit.jupiter.api.Test
+    void anOrderedTargetStoresEachObjectsEventsInAcceptanceOrderThroughLeaderChanges() throws Exception {
+        String stream = "CLUSTER_ORDERED";
+        String subject = "rustfs.cluster.ordered";
+        FakeClock clock = new FakeClock(Instant.parse("2026-12-02T10:00:00Z"));
+        ManualSleeper sleeper = new ManualSleeper(clock);
+        LifecycleEvents events = new LifecycleEvents();
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        Path queueRoot = Files.createTempDirectory("jetsink-cluster-test");
+        try (Connection admin = Nats.connect(new Options.Builder().servers(cluster.urlArray()).maxReconnects(-1)
+                .reconnectWait(Duration.ofMillis(100)).build())) {
+            Streams.create(admin, StreamSpec.of(stream, subject).replicas(NatsCluster.SIZE)
+                .duplicateWindow(Duration.ofSeconds(274)).build());
+            TargetRuntime runtime = new TargetRuntime(clock, sleeper, events, new StreamConcurrency(20), 1.0, scheduler);
+            Map<String, String> env = env(TargetKind.NOTIFY, stream, subject, queueRoot);
+            env.put(TargetKind.NOTIFY.envPrefix() + "ORDER", "key");
+            try (NatsTarget t = NatsTarget.open(TargetHarness.config(env), runtime)) {
+                t.start();
+                sendChains(t, 0, EVENTS / 3);
+                events.awaitCount(EntryResolved.class, e -> true, EVENTS / 10, TargetHarness.AWAIT);
+                admin.request("$JS.API.STREAM.LEADER.STEPDOWN." + stream, null, Duration.ofSeconds(10));
+                sendChains(t, EVENTS / 3, EVENTS / 3);
+                int leader = cluster.streamLeader(stream);
+                cluster.kill(leader);
+                sendChains(t, 2 * EVENTS / 3, EVENTS / 3);
+                cluster.restart(leader);
+                awaitDrained(t, sleeper, Duration.ofSeconds(120));
+            }
+            cluster.awaitStreamCurrent(stream);
+
+            List<StoredMessage> stored = Streams.readAll(admin, stream);
+            assertThat(stored).as("every entry stored exactly once").hasSize(EVENTS);
+            Map<String, List<Integer>> perObject = new HashMap<>();
+            java.util.regex.Pattern nth = java.util.regex.Pattern.compile("\"Key\":\"photos/(obj-\\d+)\",\"n\":(\\d+)");
+            for (StoredMessage m : stored) {
+                java.util.regex.Matcher k = nth.matcher(m.text());
+                assertThat(k.find()).as(m.text()).isTrue();
+                perObject.computeIfAbsent(k.group(1), x -> new java.util.ArrayList<>()).add(Integer.parseInt(k.group(2)));
+            }
+            assertThat(perObject).hasSize(20);
+            perObject.forEach((object, ns) -> assertThat(ns).as(object).isSorted().doesNotHaveDuplicates());
+            Streams.delete(admin, stream);
+        } finally {
+            scheduler.shutdownNow();
+        }
+    }
+
+    /** Events {@code from..from+count-1}, event i about object {@code i % 20}, queued without waiting for each. */
+    private static void sendChains(NatsTarget t, int from, int count) {
+        CompletableFuture<?>[] sent = IntStream.range(from, from + count).mapToObj(i -> {
+            String object = "obj-" + (i % 20);
+            String json = "{\"EventName\":\"s3:ObjectCreated:Put\",\"Key\":\"photos/" + object + "\",\"n\":" + i + "}";
+            return TargetSends.send(t, new OutboundEvent(new dev.jetsink.internal.event.EventMetadata(TargetKind.NOTIFY,
+                "photos", object, "s3:ObjectCreated:Put", ""), json.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }).toArray(CompletableFuture[]::new);
+        CompletableFuture.allOf(sent).join();
+    }
+
     private static TargetConfig config(TargetKind kind, String stream, String subject, Path queueRoot) {
+        return TargetHarness.config(env(kind, stream, subject, queueRoot));
+    }
+
+    private static Map<String, String> env(TargetKind kind, String stream, String subject, Path queueRoot) {
         String p = kind.envPrefix();
         Map<String, String> env = new HashMap<>();
         env.put(p + "ENABLE", "on");
@@ -111,7 +179,7 @@ class ClusterDeliveryTest {
         env.put(p + "JETSTREAM_STREAM_NAME", stream);
         env.put(p + "JETSTREAM_ACK_TIMEOUT_SECS", "10");
         env.put(p + "QUEUE_DIR", queueRoot.toString());
-        return TargetHarness.config(env);
+        return env;
     }
 
     /** Queues without waiting for each append, so the events arrive as a stream, not one fsync at a time. */
