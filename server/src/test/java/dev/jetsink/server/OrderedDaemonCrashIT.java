@@ -21,8 +21,8 @@ import org.junit.jupiter.api.Test;
  * {@code ORDER=key} through daemon crashes (DESIGN.md "Order per object"): a real {@code jetsink
  * serve} takes PUT/DELETE chains on a few objects while its broker is frozen, so a backlog and a
  * window of unanswered publishes are on hand when it is SIGKILLed; restarted, it takes more and is
- * SIGKILLed again mid-drain. Every acknowledged event is stored once, and each object's events in
- * the order the daemon accepted them.
+ * SIGKILLed again mid-drain. Every acknowledged event is stored once, each object's events in the
+ * order the daemon accepted them, numbered 1, 2, 3, ... by {@code Jetsink-Sequence} with no gap.
  */
 class OrderedDaemonCrashIT {
     private static final int OBJECTS = 8;
@@ -69,16 +69,21 @@ class OrderedDaemonCrashIT {
 
             List<StoredMessage> stored = rig.readStream();
             Map<String, List<Integer>> perObject = new TreeMap<>();
+            Map<String, List<Long>> sequences = new TreeMap<>();
             for (StoredMessage m : stored) {
                 Matcher s = SEQUENCER.matcher(m.text());
                 Matcher k = KEY.matcher(m.text());
                 assertThat(s.find() && k.find()).as(m.text()).isTrue();
                 perObject.computeIfAbsent(k.group(1), x -> new ArrayList<>()).add(Integer.parseInt(s.group(1), 16));
+                sequences.computeIfAbsent(k.group(1), x -> new ArrayList<>())
+                    .add(Long.parseLong(m.header("Jetsink-Sequence").orElseThrow()));
             }
             assertThat(stored).as("each acknowledged event once").hasSize(events);
             assertThat(perObject).hasSize(OBJECTS);
             perObject.forEach((object, ns) -> assertThat(ns).as(object + " in acceptance order").isSorted()
                 .doesNotHaveDuplicates());
+            sequences.forEach((object, seqs) -> assertThat(seqs).as(object + ": Jetsink-Sequence 1, 2, 3, ... through the kills")
+                .isEqualTo(java.util.stream.LongStream.rangeClosed(1, events / OBJECTS).boxed().toList()));
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.jetsink.internal.delivery;
 
-import dev.jetsink.OrderMode;
 import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.nats.OutcomeClassifier;
 import dev.jetsink.internal.nats.Verdict;
@@ -8,6 +7,7 @@ import dev.jetsink.internal.publish.EntrySubjects;
 import dev.jetsink.internal.queue.QueueStore;
 import dev.jetsink.internal.time.Sleeper;
 import dev.jetsink.lifecycle.LifecycleListener;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * @param failedStore      present on the JetStream path only: the Core path never writes it
  * @param capturingStream  looks up which stream captures the subject now (for the 10060 warning)
  * @param newestSeq        the newest sequence queued so far (an exhausted entry goes behind it)
- * @param order            whether the target keeps each object's order ({@link KeyOrder})
+ * @param orderDir         the queue dir of a target that keeps each object's order ({@link KeyOrder}), which
+ *                         holds that order's files; empty for a target that does not
  */
 public record DeliveryContext(
     String target,
@@ -42,5 +43,5 @@ public record DeliveryContext(
     LifecycleListener events,
     Supplier<Optional<String>> capturingStream,
     LongSupplier newestSeq,
-    OrderMode order) {
+    Optional<Path> orderDir) {
 }

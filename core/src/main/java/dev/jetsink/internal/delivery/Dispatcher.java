@@ -1,6 +1,5 @@
 package dev.jetsink.internal.delivery;
 
-import dev.jetsink.OrderMode;
 import dev.jetsink.internal.nats.Classified;
 import dev.jetsink.internal.publish.Publisher;
 import dev.jetsink.internal.queue.QueuedEntry;
@@ -75,7 +74,7 @@ public final class Dispatcher implements Runnable {
         this.path = path;
         this.outcomes = outcomes;
         this.permits = new Permits(ctx.concurrency(), ctx.publishWindow());
-        this.order = ctx.order() == OrderMode.KEY ? new KeyOrder() : null;
+        this.order = KeyOrder.of(ctx).orElse(null);
         this.delayed = new Delays(ctx.sleeper(), () -> inbox.add(new Wake()));
         this.line = new WaitingLine<>(
             (after, max) -> ctx.queue().live(after, max).stream().map(this::pending).toList(),
@@ -127,6 +126,9 @@ public final class Dispatcher implements Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            if (order != null) {
+                order.close();
+            }
             stopped.complete(null);
         }
     }
@@ -203,13 +205,6 @@ public final class Dispatcher implements Runnable {
         return Optional.empty();
     }
 
-    /** {@code p} is settled: with per-object order, the next entry of its key may go. */
-    private void settled(PendingEntry p) {
-        if (order != null) {
-            order.settled(p).ifPresent(line::putBack);
-        }
-    }
-
     /** One fill: preconditions once, then a publish per entry, all under one attempt deadline. */
     private boolean attempt(List<PendingEntry> batch) throws InterruptedException {
         Optional<Permits.Group> granted = permits.open();
@@ -245,7 +240,7 @@ public final class Dispatcher implements Runnable {
             permits.opened(group);
             CompletableFuture<Publisher.Delivered> f;
             try {
-                f = path.publish(p.entry(), readPayload(p), deadline);
+                f = path.publish(p.entry(), order == null ? 0 : order.sequence(p), readPayload(p), deadline);
             } catch (Exception e) {
                 f = CompletableFuture.failedFuture(e);
             }
@@ -302,8 +297,10 @@ public final class Dispatcher implements Runnable {
 
     private void delivered(PendingEntry p, Publisher.Delivered d) {
         long attemptsMade = p.retry().recordFinalAttempt();
+        if (order != null) {
+            order.settled(p).ifPresent(line::putBack); // its number before its resolution; the next entry may go
+        }
         ctx.queue().resolve(p.seq());
-        settled(p);
         ctx.events().entryResolved(new LifecycleEvent.EntryResolved(ctx.target(), p.entry().msgId(), p.seq(),
             d.duplicate(), attemptsMade, Duration.between(p.entry().queuedAt(), ctx.clock().instant()),
             d.stream(), d.streamSeq()));
@@ -339,22 +336,22 @@ public final class Dispatcher implements Runnable {
 
     private void moveToFailedStore(PendingEntry p, Outcome o) {
         long attemptsMade = p.retry().recordFinalAttempt();
+        long upTo = ctx.newestSeq().getAsLong();
         Optional<java.nio.file.Path> recordFile = FailedMove.write(ctx, p.entry(), o, attemptsMade);
         if (recordFile.isEmpty()) {
             retryAlone(p, o); // without a durable failed record the entry must stay on the live queue
             return;
         }
+        // the object's later events go with it, so that a replay keeps their order; marked before it leaves
+        List<PendingEntry> followers = order == null || p.follows() != null ? List.of() : order.failed(p, upTo, o);
         ctx.queue().resolve(p.seq());
         ctx.events().movedToFailedStore(new LifecycleEvent.MovedToFailedStore(ctx.target(), p.entry().msgId(), p.seq(),
             o, attemptsMade, recordFile.get()));
         if (p == probe) {
             leaveProbeMode();
         }
-        if (order != null && p.follows() == null) {
-            // the object's later events go with it, so that a replay keeps their order
-            for (PendingEntry f : order.failed(p, ctx.newestSeq().getAsLong(), o)) {
-                moveToFailedStore(f, f.follows());
-            }
+        for (PendingEntry f : followers) {
+            moveToFailedStore(f, f.follows());
         }
     }
 

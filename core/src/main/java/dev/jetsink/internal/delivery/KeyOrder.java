@@ -3,6 +3,8 @@ package dev.jetsink.internal.delivery;
 import dev.jetsink.internal.event.OrderKeys;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.lifecycle.Outcome;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which entries an ordered target ({@code ORDER=key}; DESIGN.md "Order per object") may publish:
@@ -28,6 +32,7 @@ import java.util.OptionalInt;
  * dispatcher reads no further into the queue until a held entry is released.
  */
 final class KeyOrder {
+    private static final Logger log = LoggerFactory.getLogger(KeyOrder.class);
     /** Most entries held back at once; each costs its queue index (a few hundred bytes). */
     static final int MAX_HELD = 16_384;
 
@@ -48,6 +53,42 @@ final class KeyOrder {
     /** Written by the dispatcher's thread only; read by metrics. */
     private volatile int held;
     private static final ArrayDeque<PendingEntry> EMPTY = new ArrayDeque<>(0);
+    /** Where failures are kept across restarts; null for an order kept in memory only (tests). */
+    private final FailureMarks marks;
+    /** Each object's last Jetsink-Sequence; null when messages carry none (tests). */
+    private final KeySequences sequences;
+
+    /** An order kept in memory only: no marks across restarts, no Jetsink-Sequence. */
+    KeyOrder() {
+        this(null, null);
+    }
+
+    private KeyOrder(FailureMarks marks, KeySequences sequences) {
+        this.marks = marks;
+        this.sequences = sequences;
+    }
+
+    /** The order of {@code ctx}'s target, when it keeps one; read from its queue dir. */
+    static Optional<KeyOrder> of(DeliveryContext ctx) {
+        return ctx.orderDir().map(dir -> {
+            KeyOrder order = open(dir,
+                ctx.queue().live(0, 1).stream().mapToLong(QueuedEntry::seq).findFirst().orElse(Long.MAX_VALUE));
+            ctx.queue().beforeResolutionsForced(order::close); // a durable resolution implies a durable number
+            return order;
+        });
+    }
+
+    /**
+     * The order of the target whose queue dir is {@code queueDir}: the failures whose followers
+     * may still be queued (at or past {@code oldestLive}), and the objects' sequences.
+     */
+    static KeyOrder open(Path queueDir, long oldestLive) {
+        Map<String, FailureMarks.Mark> kept = new HashMap<>();
+        KeyOrder order = new KeyOrder(FailureMarks.open(queueDir, oldestLive, kept), KeySequences.open(queueDir));
+        kept.forEach((key, mark) -> order.failedUpTo.put(key, new Failed(mark.upTo(), new Outcome(Outcome.Family.PERMANENT,
+            Outcome.Cause.FOLLOWS_FAILED_EVENT, mark.detail(), OptionalInt.empty(), OptionalInt.empty()))));
+        return order;
+    }
 
     /** The key an entry is ordered by: the one stored with it, or (queued unordered) its bucket and object. */
     static String keyOf(QueuedEntry e) {
@@ -69,7 +110,9 @@ final class KeyOrder {
         Failed failed = failedUpTo.get(key);
         if (failed != null) {
             if (p.seq() <= failed.upTo()) {
+                p.orderKey(key);
                 p.follows(failed.outcome());
+                consume(p);
                 return Admission.FOLLOW_FAILED;
             }
             failedUpTo.remove(key); // entries come from the queue oldest first: no older one is left
@@ -93,6 +136,7 @@ final class KeyOrder {
         if (chain == null || !chain.remove(p)) {
             return Optional.empty();
         }
+        consume(p);
         if (chain.isEmpty()) {
             open.remove(p.orderKey());
             return Optional.empty();
@@ -108,6 +152,15 @@ final class KeyOrder {
      */
     List<PendingEntry> failed(PendingEntry p, long newestSeq, Outcome outcome) {
         Outcome follow = followers(outcome);
+        if (marks != null) {
+            try {
+                marks.add(p.orderKey(), new FailureMarks.Mark(newestSeq, follow.detail()));
+            } catch (IOException e) {
+                log.error("order failures file not written: after a restart, events of the object queued before the"
+                    + " failure may be stored ahead of it error={}", e.toString());
+            }
+        }
+        consume(p);
         failedUpTo.put(p.orderKey(), new Failed(newestSeq, follow));
         ArrayDeque<PendingEntry> chain = open.remove(p.orderKey());
         List<PendingEntry> followers = new ArrayList<>();
@@ -115,12 +168,46 @@ final class KeyOrder {
             for (PendingEntry f : chain) {
                 if (f != p) {
                     f.follows(follow);
+                    consume(f);
                     followers.add(f);
                     held--;
                 }
             }
         }
         return followers;
+    }
+
+    /**
+     * The {@code Jetsink-Sequence} of {@code p}, the first unsettled entry of its object: one past
+     * the object's last settled one, the same on every attempt; 0 when messages carry none.
+     */
+    long sequence(PendingEntry p) {
+        if (sequences == null) {
+            return 0;
+        }
+        if (p.keySequence() == 0) {
+            KeySequences.Last last = sequences.last(p.orderKey());
+            // settled before a restart that lost its resolution: it has its number; this is a re-publish
+            p.keySequence(p.seq() <= last.queueSeq() ? last.number() : last.number() + 1);
+        }
+        return p.keySequence();
+    }
+
+    /** {@code p} settled (stored, or in the failed store): its number is its object's last. */
+    private void consume(PendingEntry p) {
+        if (sequences != null) {
+            long number = sequence(p);
+            if (p.seq() > sequences.last(p.orderKey()).queueSeq()) {
+                sequences.settled(p.orderKey(), number, p.seq());
+            }
+        }
+    }
+
+    /** Forces the objects' sequences to disk (before resolutions become durable; the dispatcher stops). */
+    void close() {
+        if (sequences != null) {
+            sequences.force();
+        }
     }
 
     /** What the entries get that follow an entry which went to the failed store with {@code failed}. */

@@ -13,6 +13,7 @@ final class PendingEntry {
     private long attemptId;
     private String orderKey;
     private Outcome follows;
+    private long keySequence;
 
     PendingEntry(QueuedEntry entry, RetryState retry) {
         this.entry = entry;
@@ -63,5 +64,14 @@ final class PendingEntry {
 
     void follows(Outcome outcome) {
         this.follows = outcome;
+    }
+
+    /** Its {@code Jetsink-Sequence} once an ordered target gave it one; else 0. */
+    long keySequence() {
+        return keySequence;
+    }
+
+    void keySequence(long sequence) {
+        this.keySequence = sequence;
     }
 }

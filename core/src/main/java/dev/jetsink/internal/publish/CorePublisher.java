@@ -41,14 +41,14 @@ public final class CorePublisher implements Publisher {
     }
 
     @Override
-    public CompletableFuture<Delivered> publish(QueuedEntry entry, byte[] payload, Deadline deadline) {
+    public CompletableFuture<Delivered> publish(QueuedEntry entry, long keySequence, byte[] payload, Deadline deadline) {
         // Throws IllegalArgumentException for an event over the server's max_payload: the
         // dispatcher reschedules that entry alone (entry-specific).
         QueuedEntry e = entry;
         String to = subjects.of(e);
         Tracing.Span span = tracing.publish(target, to, e.msgId(), e.attributes().traceparent(), e.attributes().tracestate());
         try {
-            fillConnection.publish(to, MessageHeaders.of(format, e.metadata(), e.attributes(), span), payload);
+            fillConnection.publish(to, MessageHeaders.of(format, e.metadata(), e.attributes(), span, keySequence), payload);
         } catch (RuntimeException failure) {
             span.end(failure);
             throw failure;

@@ -55,7 +55,7 @@ public final class JetStreamPublisher implements Publisher {
     }
 
     @Override
-    public CompletableFuture<Delivered> publish(QueuedEntry entry, byte[] payload, Deadline deadline) throws IOException {
+    public CompletableFuture<Delivered> publish(QueuedEntry entry, long keySequence, byte[] payload, Deadline deadline) throws IOException {
         Connection c = link.current().orElseThrow(() -> new ConnectFailedException(
             ConnectFailedException.Reason.UNREACHABLE, "connection is down", null));
         long remainingNanos = deadline.remaining().toNanos();
@@ -70,7 +70,7 @@ public final class JetStreamPublisher implements Publisher {
         // Throws at once for a payload over max_payload or a closed connection: nothing is open then.
         CompletableFuture<io.nats.client.api.PublishAck> sent;
         try {
-            sent = jetStream(c).publishAsync(to, MessageHeaders.of(format, e.metadata(), e.attributes(), span), payload, options);
+            sent = jetStream(c).publishAsync(to, MessageHeaders.of(format, e.metadata(), e.attributes(), span, keySequence), payload, options);
         } catch (IOException | RuntimeException failure) {
             span.end(failure);
             throw failure;

@@ -21,10 +21,13 @@ import java.util.Optional;
  * percent-encoded as UTF-8, and each value is cut at {@value #MAX_VALUE_BYTES} bytes. A message
  * also carries its CloudEvents attributes, one {@code ce-} header each, encoded as the
  * CloudEvents NATS binding writes them and never cut; a structured-mode CloudEvent
- * is {@code application/cloudevents+json}.
+ * is {@code application/cloudevents+json}. A message of a target with {@code ORDER=key} carries
+ * {@value #SEQUENCE}.
  */
 public final class MessageHeaders {
     static final int MAX_VALUE_BYTES = 1024;
+    /** An ordered target's ({@code ORDER=key}) place of the message among its object's messages: 1, 2, 3, ... */
+    public static final String SEQUENCE = "Jetsink-Sequence";
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private MessageHeaders() {
@@ -34,12 +37,20 @@ public final class MessageHeaders {
         return of(format, m, a.traceparent(), a.tracestate(), CloudEventAttributes.fromJson(a.cloudEvent()));
     }
 
-    /** With the publish span's context in place of the stored one when the span has one. */
-    public static Headers of(PayloadFormat format, EventMetadata m, EntryAttributes a, Tracing.Span publish) {
+    /**
+     * With the publish span's context in place of the stored one when the span has one, and the
+     * entry's {@value #SEQUENCE} when {@code keySequence} is positive.
+     */
+    public static Headers of(PayloadFormat format, EventMetadata m, EntryAttributes a, Tracing.Span publish,
+                             long keySequence) {
         Map<String, String> cloudEvent = CloudEventAttributes.fromJson(a.cloudEvent());
-        return publish.traceparent().isPresent()
+        Headers h = publish.traceparent().isPresent()
             ? of(format, m, publish.traceparent(), publish.tracestate(), cloudEvent)
             : of(format, m, a.traceparent(), a.tracestate(), cloudEvent);
+        if (keySequence > 0) {
+            h.put(SEQUENCE, Long.toString(keySequence));
+        }
+        return h;
     }
 
     public static Headers of(PayloadFormat format, EventMetadata m, Optional<String> traceparent,

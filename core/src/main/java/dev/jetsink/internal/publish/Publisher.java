@@ -21,9 +21,12 @@ public interface Publisher extends AutoCloseable {
     /**
      * Starts one publish. The future completes when the entry is delivered (JetStream: a PubAck
      * from the configured stream; Core: the flush that follows the fill) and fails with what
-     * NATS reported. An exception thrown here is the attempt's outcome too.
+     * NATS reported. An exception thrown here is the attempt's outcome too. {@code keySequence},
+     * when positive, is the entry's place among its object's events ({@code ORDER=key}), sent as
+     * {@value MessageHeaders#SEQUENCE}.
      */
-    CompletableFuture<Delivered> publish(QueuedEntry entry, byte[] payload, Deadline deadline) throws Exception;
+    CompletableFuture<Delivered> publish(QueuedEntry entry, long keySequence, byte[] payload, Deadline deadline)
+        throws Exception;
 
     /** Called after each fill of the window: the Core path flushes here. */
     void endFill(Deadline deadline);

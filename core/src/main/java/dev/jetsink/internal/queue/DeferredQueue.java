@@ -26,6 +26,8 @@ public final class DeferredQueue implements QueueStore {
     private final Path dir;
     private final QueueOptions options;
     private volatile QueueStore opened;
+    /** Handed to the queue once it opens. */
+    private Runnable beforeForce = () -> { };
     private volatile String failure;
     private boolean closed;
 
@@ -105,6 +107,7 @@ public final class DeferredQueue implements QueueStore {
         }
         try {
             opened = SegmentedQueue.open(dir, options);
+            opened.beforeResolutionsForced(beforeForce);
             return true;
         } catch (QueueStoreException e) {
             failure = e.getMessage();
@@ -163,6 +166,14 @@ public final class DeferredQueue implements QueueStore {
     @Override
     public boolean resolve(long seq) {
         return whenOpen(q -> q.resolve(seq), false);
+    }
+
+    @Override
+    public synchronized void beforeResolutionsForced(Runnable hook) {
+        beforeForce = hook;
+        if (opened != null) {
+            opened.beforeResolutionsForced(hook);
+        }
     }
 
     @Override

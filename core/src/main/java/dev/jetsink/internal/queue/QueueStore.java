@@ -102,6 +102,14 @@ public interface QueueStore extends AutoCloseable {
      */
     boolean resolve(long seq);
 
+    /**
+     * Runs {@code hook} each time the queue is about to make resolutions durable, after it has taken
+     * them and before it writes them: what the hook forces to disk is durable before any resolution
+     * made before the hook ran. One hook; a later call replaces it.
+     */
+    default void beforeResolutionsForced(Runnable hook) {
+    }
+
     /** Number of live (unresolved, durably queued) entries. */
     long liveCount();
 

@@ -43,4 +43,8 @@ final class QueueWorkers {
         upkeep.run();
         return interrupted;
     }
+
+    void beforeResolutionsForced(Runnable hook) {
+        upkeep.beforeResolutionsForced(hook);
+    }
 }

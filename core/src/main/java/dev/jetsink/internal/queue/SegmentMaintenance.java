@@ -47,17 +47,37 @@ final class SegmentMaintenance {
         }
     }
 
-    /** Forces the sidecar of every segment with new resolution bits. */
+    /** Runs before the sidecars are written ({@link QueueStore#beforeResolutionsForced}). */
+    private volatile Runnable beforeForce = () -> { };
+
+    void beforeResolutionsForced(Runnable hook) {
+        beforeForce = hook;
+    }
+
+    /**
+     * Forces the sidecar of every segment with new resolution bits: takes every segment's bits
+     * first, then runs the hook, then writes them, so what the hook forced covers each of them.
+     */
     void flushResolutions() {
+        List<Segment> dirty = new ArrayList<>();
+        List<byte[]> taken = new ArrayList<>();
         for (Segment s : queue.segmentsSnapshot()) {
-            byte[] bits;
             synchronized (queue) {
                 if (!s.ackDirty) {
                     continue;
                 }
                 s.ackDirty = false;
-                bits = s.ackBytes();
+                dirty.add(s);
+                taken.add(s.ackBytes());
             }
+        }
+        if (dirty.isEmpty()) {
+            return;
+        }
+        runBeforeForce();
+        for (int i = 0; i < dirty.size(); i++) {
+            Segment s = dirty.get(i);
+            byte[] bits = taken.get(i);
             try (FileChannel ch = options.channels().open(s.ack,
                 EnumSet.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE))) {
                 Segment.writeFully(ch, ByteBuffer.wrap(bits), 0);
@@ -80,6 +100,15 @@ final class SegmentMaintenance {
         }
     }
 
+    /** The hook, before resolutions become durable by a sidecar, a deletion or a compaction. */
+    private void runBeforeForce() {
+        try {
+            beforeForce.run();
+        } catch (RuntimeException e) {
+            LOG.error("queue {}: the step before forcing resolutions failed; they are forced anyway", queue.directory(), e);
+        }
+    }
+
     /** Deletes sealed segments with no live entry left (the writer's segment is never sealed). */
     synchronized void deleteResolvedSegments() {
         List<Segment> doomed = new ArrayList<>();
@@ -97,6 +126,9 @@ final class SegmentMaintenance {
                     doomed.add(s);
                 }
             }
+        }
+        if (!doomed.isEmpty()) {
+            runBeforeForce();
         }
         if (!doomed.isEmpty() && doomed.get(doomed.size() - 1).firstSeq == newest) {
             // deleting the newest segment (after a failed write): its sequences must stay used
@@ -169,6 +201,7 @@ final class SegmentMaintenance {
      */
     void compact(Segment s) throws IOException {
         List<long[]> live = queue.liveIn(s);
+        runBeforeForce(); // the records left out are resolutions made durable
         Path tmp = s.log.resolveSibling(s.log.getFileName() + SegmentFiles.TMP_SUFFIX);
         int[] newOffsets = new int[live.size()];
         long pos = RecordCodec.SEGMENT_HEADER_BYTES;

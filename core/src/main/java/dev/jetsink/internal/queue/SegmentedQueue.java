@@ -156,10 +156,7 @@ public final class SegmentedQueue implements QueueStore {
         return reader.diskReads();
     }
 
-    /**
-     * The segment's reader, reopened when an interrupted thread closed it: {@link FileChannel} closes
-     * itself for every user when one thread using it is interrupted.
-     */
+    /** The segment's reader, reopened when an interrupted thread closed it (which closes it for every user). */
     synchronized FileChannel openReader(Segment s) throws IOException {
         FileChannel ch = s.reader;
         if (!ch.isOpen() && !closed && segments.get(s.firstSeq) == s) {
@@ -277,6 +274,11 @@ public final class SegmentedQueue implements QueueStore {
     @Override
     public long corruptRecords() {
         return counters.corruptRecords();
+    }
+
+    @Override
+    public void beforeResolutionsForced(Runnable hook) {
+        workers.beforeResolutionsForced(hook);
     }
 
     @Override

@@ -62,7 +62,8 @@ record TargetParts(TargetCounters counters, Verdict verdict, TargetConnection li
         DeliveryContext ctx = new DeliveryContext(target, subjects, config.streamName().orElse(""),
             queue.orElse(null), runtime.clock(), runtime.sleeper(), new RetrySchedule(runtime.backoffScale()),
             verdict, classifier, concurrency, config.ackTimeout(), config.publishWindow(), failedStore, events,
-            () -> capturingStream(link, config, api), counters::newestSeq, config.order());
+            () -> capturingStream(link, config, api), counters::newestSeq,
+            config.order() == dev.jetsink.OrderMode.KEY ? config.queuePath() : Optional.empty());
         OutcomeHandling outcomes = new OutcomeHandling(ctx);
         Optional<Publisher> publisher = queue.map(q -> check.isPresent()
             ? new JetStreamPublisher(link, check.get(), classifier, subjects, config.format(), runtime.tracing(), target)

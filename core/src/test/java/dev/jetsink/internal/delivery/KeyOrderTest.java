@@ -142,4 +142,60 @@ class KeyOrderTest {
                 .as(key).isSorted();
         }
     }
+    @Test
+    void sequencesCountEachObjectsEventsFromOneAndGoOnAfterARestart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        KeyOrder first = KeyOrder.open(dir, 1);
+        PendingEntry a1 = entry(1, "photos/a");
+        PendingEntry a2 = entry(2, "photos/a");
+        PendingEntry b1 = entry(3, "photos/b");
+        first.admit(a1);
+        first.admit(a2);
+        first.admit(b1);
+        assertThat(first.sequence(a1)).isEqualTo(1);
+        assertThat(first.sequence(a1)).as("the same on every attempt").isEqualTo(1);
+        assertThat(first.sequence(b1)).isEqualTo(1);
+        first.settled(a1);
+        assertThat(first.sequence(a2)).isEqualTo(2);
+        first.close();
+
+        // a restart before a2 settled: it is read again and gets the same number
+        KeyOrder second = KeyOrder.open(dir, 2);
+        PendingEntry again = entry(2, "photos/a");
+        assertThat(second.admit(again)).isEqualTo(KeyOrder.Admission.GO);
+        assertThat(second.sequence(again)).isEqualTo(2);
+        second.settled(again);
+        second.close();
+
+        // a crash after a2 settled, before the queue made its resolution durable: a2 is read again
+        KeyOrder third = KeyOrder.open(dir, 2);
+        PendingEntry copy = entry(2, "photos/a");
+        third.admit(copy);
+        assertThat(third.sequence(copy)).as("its number is taken: the re-publish is a duplicate").isEqualTo(2);
+        third.settled(copy);
+        PendingEntry a3 = entry(5, "photos/a");
+        third.admit(a3);
+        assertThat(third.sequence(a3)).as("no number skipped").isEqualTo(3);
+    }
+
+    @Test
+    void aFailuresFollowersStillFollowItAfterARestartAndUseUpTheirNumbers(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        KeyOrder first = KeyOrder.open(dir, 1);
+        PendingEntry a1 = entry(1, "photos/a");
+        PendingEntry a2 = entry(2, "photos/a");
+        first.admit(a1);
+        first.admit(a2);
+        first.sequence(a1);
+        assertThat(first.failed(a1, 4, SEALED)).containsExactly(a2);
+        assertThat(a2.keySequence()).isEqualTo(2);
+
+        // restarted before entries 3 and 4 (queued before the failure) were read
+        KeyOrder second = KeyOrder.open(dir, 3);
+        PendingEntry a3 = entry(3, "photos/a");
+        assertThat(second.admit(a3)).isEqualTo(KeyOrder.Admission.FOLLOW_FAILED);
+        assertThat(a3.follows().detail()).isEqualTo("follows a failed event of the same object (stream sealed)");
+        assertThat(a3.keySequence()).as("a gap in the stream where the failed events were").isEqualTo(3);
+        PendingEntry a5 = entry(5, "photos/a");
+        assertThat(second.admit(a5)).isEqualTo(KeyOrder.Admission.GO);
+        assertThat(second.sequence(a5)).isEqualTo(4);
+    }
 }

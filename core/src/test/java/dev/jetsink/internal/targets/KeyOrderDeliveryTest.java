@@ -66,6 +66,18 @@ class KeyOrderDeliveryTest {
         return out;
     }
 
+    /** Each object's Jetsink-Sequence headers, in stream order. */
+    private static Map<String, List<Long>> sequences(List<StoredMessage> stored) {
+        Map<String, List<Long>> out = new HashMap<>();
+        for (StoredMessage m : stored) {
+            Matcher k = Pattern.compile("\"Key\":\"photos/([^\"]+)\"").matcher(m.text());
+            assertThat(k.find()).isTrue();
+            out.computeIfAbsent(k.group(1), x -> new ArrayList<>())
+                .add(Long.parseLong(m.header("Jetsink-Sequence").orElseThrow()));
+        }
+        return out;
+    }
+
     @Test
     void anAttemptDeadlineHoldsBackOnlyItsObjectsLaterEventsAndTheyFollowInOrder() throws Exception {
         try (TargetHarness h = new TargetHarness()) {
@@ -90,6 +102,8 @@ class KeyOrderDeliveryTest {
             List<StoredMessage> stored = h.readStream();
             assertThat(stored).as("each event once").hasSize(5);
             assertThat(perObject(stored)).containsEntry("a", List.of(0, 1, 3)).containsEntry("b", List.of(2, 4));
+            assertThat(sequences(stored)).as("the re-published first events kept their numbers")
+                .containsEntry("a", List.of(1L, 2L, 3L)).containsEntry("b", List.of(1L, 2L));
         }
     }
 
@@ -126,6 +140,8 @@ class KeyOrderDeliveryTest {
             assertThat(stored.get("b")).isEqualTo(List.of(3));
             if (ordered) {
                 assertThat(stored.get("a")).as("nothing of a after the rejected event overtakes it").isEqualTo(List.of(0, 5));
+                assertThat(sequences(h.readStream())).as("a consumer sees the three failed events as a gap")
+                    .containsEntry("a", List.of(1L, 5L)).containsEntry("b", List.of(1L));
                 assertThat(records).extracting(FailedRecord::errorDetail).containsExactly(
                     "message exceeds stream max size (server error code 10054 status 400)",
                     "follows a failed event of the same object (message exceeds stream max size"
@@ -138,6 +154,7 @@ class KeyOrderDeliveryTest {
             } else {
                 assertThat(stored.get("a")).as("unordered, later events of a are stored past the rejected one")
                     .isEqualTo(List.of(0, 2, 4, 5));
+                assertThat(h.readStream()).allSatisfy(m -> assertThat(m.header("Jetsink-Sequence")).isEmpty());
                 assertThat(records).singleElement().satisfies(r -> assertThat(r.orderKey()).isEmpty());
             }
         }
@@ -169,6 +186,8 @@ class KeyOrderDeliveryTest {
                 Map<String, List<Integer>> perObject = perObject(stored);
                 assertThat(perObject).hasSize(12);
                 perObject.forEach((key, ns) -> assertThat(ns).as(key).isSorted().doesNotHaveDuplicates());
+                sequences(stored).forEach((key, seqs) -> assertThat(seqs).as(key + ": 1, 2, 3, ... across the restart")
+                    .isEqualTo(java.util.stream.LongStream.rangeClosed(1, seqs.size()).boxed().toList()));
             }
         }
     }
