@@ -3,6 +3,7 @@ package dev.jetsink.server.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jetsink.Jetsink;
+import dev.jetsink.OrderMode;
 import dev.jetsink.Sink;
 import dev.jetsink.event.S3EventRecord;
 import dev.jetsink.internal.nats.ServerVersion;
@@ -31,6 +32,12 @@ import org.junit.jupiter.api.Test;
  * every event. {@code -Djetsink.chaos.seed=} (default 26) and {@code -Djetsink.chaos.minutes=}
  * (default 3) choose the run; the same seed plays the same schedule. The last line is the result.
  *
+ * <p>Senders write to a few objects each, a put and a delete in turn (issue #42), and the targets into
+ * the stream keep each object's order ({@code ORDER=key}); {@code -Djetsink.chaos.order=none} runs
+ * them unordered. The checker reports how many events were stored after a newer event of their
+ * object ({@code order_breaks}); under {@code key} any is a failure, under {@code none} it is a
+ * measurement.
+ *
  * <p>An acknowledged event the stream's leader lacks is lost. On a server older than
  * {@link #DIVERGENCE_FIXED_IN} one allowance holds: when another replica holds the event, jetsink
  * delivered it and the broker's replicas diverged after a paused leader (RELIABILITY.md finding 3,
@@ -55,14 +62,17 @@ class ChaosCampaignIT {
     void everyAcknowledgedEventIsStoredOnceOrFailedWhateverTheSeedsFaults() throws Exception {
         long seed = Long.getLong("jetsink.chaos.seed", 26);
         int minutes = Integer.getInteger("jetsink.chaos.minutes", 3);
+        OrderMode order = orderMode();
         Schedule schedule = Schedule.of(seed, Duration.ofMinutes(minutes));
         System.out.println(schedule.describe());
         Path dir = Path.of("target", "chaos");
         String pressureBefore = cpuPressure();
         try (History history = new History(dir.resolve("history-" + seed + ".txt"));
-             Stage stage = Stage.start()) {
+             Stage stage = Stage.start(order)) {
             history.log(schedule.describe());
             history.say("cpu pressure at start: " + pressureBefore);
+            history.say("targets into the stream run with ORDER=" + order.label() + "; " + SenderForm.KEYS
+                + " objects per sender");
             for (DaemonSlot d : stage.daemons) {
                 d.start();
             }
@@ -70,7 +80,7 @@ class ChaosCampaignIT {
             List<Sender> senders = senders(stage, ledger, history);
             senders.forEach(s -> history.say(s.describe()));
             try (Sink<S3EventRecord> sink = Jetsink.notifySink().servers(stage.cluster.urlArray())
-                    .subject(Stage.SUBJECT).jetStream(Stage.STREAM).queueDir(stage.root.resolve("sink")).build()) {
+                    .subject(Stage.SUBJECT).jetStream(Stage.STREAM).order(order).queueDir(stage.root.resolve("sink")).build()) {
                 sink.awaitReady(Duration.ofSeconds(60));
                 SinkLoad sinkLoad = new SinkLoad(sink, ledger, history, SENDER_PAUSE_MS);
                 ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -93,11 +103,11 @@ class ChaosCampaignIT {
                     + " s; healing; events sent=" + ledger.sentCount() + " acked=" + ledger.ackedCount());
 
                 try {
-                    checkAfterHeal(seed, minutes, schedule, history, stage, ledger, senders, sinkLoad, sink, nemesis,
-                        started, dir);
+                    checkAfterHeal(seed, minutes, order, schedule, history, stage, ledger, senders, sinkLoad, sink,
+                        nemesis, started, dir);
                 } catch (Exception e) {
                     // a check that ran reports its own failure with the schedule; this is one that could not run
-                    history.say("FAILED seed=" + seed + " (replay: bin/chaos --seed " + seed + " --minutes " + minutes
+                    history.say("FAILED seed=" + seed + " (replay: " + replay(seed, minutes, order)
                         + "): " + e.toString().lines().findFirst().orElse("") + "\n" + schedule.describe());
                     throw e;
                 } finally {
@@ -108,8 +118,8 @@ class ChaosCampaignIT {
     }
 
     /** Heals, lets the queues drain, checks, prints the result line, and fails on any problem. */
-    private static void checkAfterHeal(long seed, int minutes, Schedule schedule, History history, Stage stage,
-                                       Ledger ledger, List<Sender> senders, SinkLoad sinkLoad,
+    private static void checkAfterHeal(long seed, int minutes, OrderMode order, Schedule schedule, History history,
+                                       Stage stage, Ledger ledger, List<Sender> senders, SinkLoad sinkLoad,
                                        Sink<S3EventRecord> sink, Nemesis nemesis, long started, Path dir)
         throws Exception {
         senders.forEach(Sender::stopNew);
@@ -126,7 +136,7 @@ class ChaosCampaignIT {
         boolean drained = awaitDrained(stage, sink);
         stage.daemons.forEach(DaemonSlot::sampleQuietly);
         List<StoredMessage> stream = stage.readSettled(Duration.ofSeconds(3), Duration.ofSeconds(180), history);
-        Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots());
+        Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots(), order);
         String replicas = "";
         NatsVersion server = NatsBinary.version();
         boolean strict = server.atLeast(DIVERGENCE_FIXED_IN);
@@ -138,7 +148,7 @@ class ChaosCampaignIT {
                 replicas = " lost_held_by_a_replica=" + held.get().size();
             } else if (!held.get().isEmpty()) {
                 // an older server: what a replica holds was delivered; only what none holds is lost
-                r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots(), held.get());
+                r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots(), held.get(), order);
             }
         }
         problems.addAll(r.problems());
@@ -159,13 +169,15 @@ class ChaosCampaignIT {
         String line = "seed=" + seed + " minutes=" + minutes + " server=" + server
             + (strict ? "" : " checker=divergence-allowed") + " events=" + r.events() + " acked=" + r.acked()
             + " faults=" + Schedule.countByKind(nemesis.done()) + " lost=" + r.lost()
-            + " duplicates=" + r.duplicates() + " failed=" + r.failed() + replicas;
+            + " duplicates=" + r.duplicates() + " failed=" + r.failed() + " followers=" + r.followers()
+            + " order=" + order.label() + " order_keys=" + r.order().keys() + " order_breaks=" + r.order().breaks()
+            + replicas;
         if (r.diverged() > 0) {
             line += " held_only_by_a_diverged_replica=" + r.diverged();
         }
         history.say("history " + history.file.toAbsolutePath());
         if (!problems.isEmpty()) {
-            history.say("FAILED seed=" + seed + " (replay: bin/chaos --seed " + seed + " --minutes " + minutes + ")\n"
+            history.say("FAILED seed=" + seed + " (replay: " + replay(seed, minutes, order) + ")\n"
                 + schedule.describe());
             stage.daemons.forEach(d -> System.out.println(d.logTails()));
             stage.keepBrokerLogs(history.file.getParent(), seed);
@@ -225,6 +237,17 @@ class ChaosCampaignIT {
             Thread.sleep(1_000);
         }
         return false;
+    }
+
+    private static String replay(long seed, int minutes, OrderMode order) {
+        return "bin/chaos --seed " + seed + " --minutes " + minutes + " --order " + order.label();
+    }
+
+    /** {@code -Djetsink.chaos.order}: {@code key} (the default) or {@code none}. */
+    private static OrderMode orderMode() {
+        String value = System.getProperty("jetsink.chaos.order", "key");
+        return OrderMode.parse(value).orElseThrow(
+            () -> new IllegalArgumentException("jetsink.chaos.order must be none or key: " + value));
     }
 
     /** The first line of /proc/pressure/cpu ({@code some avg10=...}), or why there is none. */

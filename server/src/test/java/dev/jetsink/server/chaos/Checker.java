@@ -2,9 +2,11 @@ package dev.jetsink.server.chaos;
 
 import dev.jetsink.Delivery;
 import dev.jetsink.NotDeliveredException;
+import dev.jetsink.OrderMode;
 import dev.jetsink.Receipt;
 import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.failed.FailedRecord;
+import dev.jetsink.lifecycle.Outcome;
 import dev.jetsink.testkit.StoredMessage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -30,14 +32,22 @@ import java.util.stream.Stream;
  * nothing else. On the Core path DESIGN.md promises no more than that a queued entry is published
  * and confirmed by a flush (no dedupe, no delivery to a subscriber that was away): the checker
  * asserts that nothing foreign arrives there and reports how many were seen, missing and doubled.
+ * Each object's stored events are checked for their acceptance order ({@link OrderCheck}); under
+ * {@code ORDER=key} a break is a problem, under {@code none} it is only reported.
  */
 final class Checker {
 
     private static final Pattern TOKEN = Pattern.compile("cx[0-9s]+n[0-9]+(?:b[0-9]+)?x");
 
-    /** The verdict. */
+    /** What a failed record following an older failed event of its object says ({@code ORDER=key}). */
+    static final String FOLLOWER_DETAIL = Outcome.Cause.FOLLOWS_FAILED_EVENT.label();
+
+    /**
+     * The verdict; {@code order} is the per-object order of the stream, {@code followers} the failed
+     * events that followed an older failed event of their object there.
+     */
     record Result(int events, int acked, int lost, int duplicates, int failed, Set<String> lostTokens,
-                  int diverged, List<String> problems, List<String> report) {
+                  int diverged, OrderCheck.Verdict order, int followers, List<String> problems, List<String> report) {
     }
 
     /**
@@ -77,18 +87,20 @@ final class Checker {
         return out;
     }
 
-    static Result check(Ledger ledger, List<StoredMessage> stream, Collection<byte[]> coreSeen, List<Path> roots) throws IOException {
-        return check(ledger, stream, coreSeen, roots, Set.of());
+    static Result check(Ledger ledger, List<StoredMessage> stream, Collection<byte[]> coreSeen, List<Path> roots,
+                        OrderMode order) throws IOException {
+        return check(ledger, stream, coreSeen, roots, Set.of(), order);
     }
 
     /**
      * As above, where {@code diverged} are acknowledged events the stream's leader lacks but another
      * replica holds ({@link #heldByAReplica}): jetsink delivered them and the broker's replicas lost
      * agreement about them (nats-server 2.9.10 after a paused leader, RELIABILITY.md finding 3). They
-     * are counted and reported, not failed; an event no replica holds is lost.
+     * are counted and reported, not failed; an event no replica holds is lost. {@code order} is the
+     * order the targets promise: under {@link OrderMode#KEY} an order break is a problem.
      */
     static Result check(Ledger ledger, List<StoredMessage> stream, Collection<byte[]> coreSeen, List<Path> roots,
-                        Set<String> diverged) throws IOException {
+                        Set<String> diverged, OrderMode order) throws IOException {
         List<String> problems = new ArrayList<>();
         List<String> report = new ArrayList<>();
         Map<String, Ledger.Route> sent = ledger.sent();
@@ -96,6 +108,7 @@ final class Checker {
         Map<String, Integer> copies = new HashMap<>();
         Map<String, String> msgIdOf = new HashMap<>();
         Map<String, Integer> byMsgId = new HashMap<>();
+        List<OrderCheck.Stored> stored = new ArrayList<>();
         int foreign = 0;
         for (StoredMessage m : stream) {
             Set<String> ts = tokens(m.data());
@@ -111,6 +124,7 @@ final class Checker {
             String t = ts.iterator().next();
             copies.merge(t, 1, Integer::sum);
             msgIdOf.put(t, id);
+            stored.add(new OrderCheck.Stored(m.seq(), t));
         }
         if (foreign > 0) {
             problems.add(foreign + " stream messages that no sender sent on the JetStream path");
@@ -129,6 +143,7 @@ final class Checker {
         int divergedCount = 0;
         int duplicates = 0;
         int failed = 0;
+        int followers = 0;
         Set<String> lostTokens = new TreeSet<>();
         Set<String> duplicated = new TreeSet<>();
         for (Map.Entry<String, Ledger.Route> e : sent.entrySet()) {
@@ -142,6 +157,9 @@ final class Checker {
                 duplicated.add(t);
             } else if (c == 0 && failedReason.containsKey(t)) {
                 failed++;
+                if (failedReason.get(t).startsWith(FOLLOWER_DETAIL)) {
+                    followers++;
+                }
                 report.add("failed " + t + ": " + failedReason.get(t));
             } else if (c == 0 && ledger.isAcked(t) && diverged.contains(t)) {
                 divergedCount++;
@@ -161,6 +179,14 @@ final class Checker {
                 + " broker's replicas diverged; jetsink delivered them): " + diverged.stream().limit(20).toList());
         }
 
+        report.add("failed " + failed + ", of which following a failed event of their object: " + followers);
+        OrderCheck.Verdict orderVerdict = OrderCheck.of(stored);
+        report.add(orderVerdict.describe() + " (order=" + order.label() + ")");
+        orderVerdict.first().forEach(b -> report.add(b.describe()));
+        if (order == OrderMode.KEY && orderVerdict.breaks() > 0) {
+            problems.add(orderVerdict.breaks() + " events stored after a newer event of their object under ORDER=key: "
+                + orderVerdict.first().stream().map(OrderCheck.Break::describe).toList());
+        }
         report.add(streamShape(stream));
         Map<Long, StoredMessage> bySeq = new HashMap<>();
         stream.forEach(m -> bySeq.put(m.seq(), m));
@@ -230,8 +256,8 @@ final class Checker {
         report.add("core acked=" + coreAcked.size() + " seen_once=" + coreOnce + " not_seen=" + coreMissing
             + " seen_more_than_once=" + coreDoubled + " (reported, not asserted: the Core path promises no more)");
 
-        return new Result(sent.size(), ledger.ackedCount(), lost, duplicates, failed, lostTokens, divergedCount, problems,
-            report);
+        return new Result(sent.size(), ledger.ackedCount(), lost, duplicates, failed, lostTokens, divergedCount,
+            orderVerdict, followers, problems, report);
     }
 
     /** Every failed record under {@code root}, by the event token of its payload, with its reason. */

@@ -2,16 +2,27 @@ package dev.jetsink.server.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jetsink.OrderMode;
+import dev.jetsink.internal.config.TargetKind;
+import dev.jetsink.internal.event.EventMetadata;
+import dev.jetsink.internal.failed.FailedEventStore;
+import dev.jetsink.internal.failed.FailedRecord;
 import dev.jetsink.testkit.StoredMessage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The campaign's checker finds what it exists to find: a lost event, a doubled one, a stranger. */
+/**
+ * The campaign's checker finds what it exists to find: a lost event, a doubled one, a stranger, an
+ * event stored after a newer one of its object.
+ */
 class CheckerTest {
 
     @TempDir
@@ -41,7 +52,7 @@ class CheckerTest {
             message(3, "c", "{\"Key\":\"photos/chaos/cx0n1x 1.jpg\"}"),
             message(4, "d", "{\"Key\":\"photos/other.jpg\"}"));
 
-        Checker.Result r = Checker.check(ledger, stream, List.of(), List.of(root));
+        Checker.Result r = Checker.check(ledger, stream, List.of(), List.of(root), OrderMode.KEY);
 
         assertThat(r.lost()).as("cx0n2x was acknowledged and is nowhere").isEqualTo(1);
         assertThat(r.duplicates()).as("cx0n1x is stored twice").isEqualTo(1);
@@ -61,7 +72,7 @@ class CheckerTest {
         Files.createDirectories(root.resolve("x"));
 
         Checker.Result r = Checker.check(ledger, List.of(message(1, "a", "{\"requestID\":\"cx1n7b2x\"}")),
-            List.of("{\"requestID\":\"cx2n1x\"}".getBytes(StandardCharsets.UTF_8)), List.of(root));
+            List.of("{\"requestID\":\"cx2n1x\"}".getBytes(StandardCharsets.UTF_8)), List.of(root), OrderMode.KEY);
 
         assertThat(r.problems()).isEmpty();
         assertThat(r.lost()).isZero();
@@ -84,7 +95,7 @@ class CheckerTest {
         Ledger ledger = ackedOnTheJetStreamPath("cx0n0x", "cx0n1x", "cx0n2x");
         List<StoredMessage> leader = List.of(message(1, "a", "{\"requestID\":\"cx0n0x\"}"));
 
-        Checker.Result r = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x"));
+        Checker.Result r = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x"), OrderMode.KEY);
 
         assertThat(r.diverged()).as("cx0n1x is on another replica").isEqualTo(1);
         assertThat(r.lost()).as("cx0n2x is on none").isEqualTo(1);
@@ -92,7 +103,8 @@ class CheckerTest {
         assertThat(r.problems()).singleElement().asString().contains("cx0n2x").doesNotContain("cx0n1x");
         assertThat(r.report()).anyMatch(line -> line.contains("replicas diverged") && line.contains("cx0n1x"));
 
-        Checker.Result clean = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x", "cx0n2x"));
+        Checker.Result clean = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x", "cx0n2x"),
+            OrderMode.KEY);
         assertThat(clean.problems()).isEmpty();
         assertThat(clean.lost()).isZero();
         assertThat(clean.diverged()).isEqualTo(2);
@@ -103,5 +115,129 @@ class CheckerTest {
         List<StoredMessage> stream = List.of(message(3, "a", "x"), message(4, "b", "y"), message(7, "c", "z"));
         assertThat(Checker.streamShape(stream)).isEqualTo("stream first_seq=3 last_seq=7 messages=3 missing_between=2");
         assertThat(Checker.streamShape(List.of())).isEqualTo("stream empty");
+    }
+
+    /** Stored events in stream order from 1: a token per message. */
+    private static List<OrderCheck.Stored> stored(String... tokens) {
+        List<OrderCheck.Stored> out = new ArrayList<>();
+        for (int i = 0; i < tokens.length; i++) {
+            out.add(new OrderCheck.Stored(i + 1, tokens[i]));
+        }
+        return out;
+    }
+
+    @Test
+    void eachObjectsEventsStoredInTheirSendersOrderHaveNoBreak() {
+        int k = SenderForm.KEYS;
+        // sender 0's requests 0, k, 2k are about object s0-k0; request 1 about s0-k1; the sink's as well
+        OrderCheck.Verdict v = OrderCheck.of(stored("cx0n0x", "cx0n1x", "cx0n" + k + "x", "cxsn3x", "cx0n" + 2 * k + "x",
+            "cxsn" + (3 + k) + "x"));
+
+        assertThat(v.breaks()).isZero();
+        assertThat(v.first()).isEmpty();
+        assertThat(v.events()).isEqualTo(6);
+        assertThat(v.keys()).as("s0-k0, s0-k1, ss-k3").isEqualTo(3);
+    }
+
+    @Test
+    void anEventStoredAfterANewerOneOfItsObjectIsABreak() {
+        int k = SenderForm.KEYS;
+        String older = "cx1n" + k + "x";
+        String newer = "cx1n" + 2 * k + "x";
+        OrderCheck.Verdict v = OrderCheck.of(stored("cx1n0x", newer, older, "cx1n" + 3 * k + "x"));
+
+        assertThat(v.breaks()).as(older + " after " + newer).isEqualTo(1);
+        assertThat(v.first()).singleElement().isEqualTo(new OrderCheck.Break("s1-k0", 3, older, 2, newer));
+        assertThat(v.keys()).isEqualTo(1);
+    }
+
+    @Test
+    void theStreamIsWalkedBySequenceWhateverOrderItWasReadIn() {
+        int k = SenderForm.KEYS;
+        List<OrderCheck.Stored> read = List.of(new OrderCheck.Stored(9, "cx0n" + k + "x"), new OrderCheck.Stored(4, "cx0n0x"));
+        assertThat(OrderCheck.of(read).breaks()).isZero();
+
+        List<OrderCheck.Stored> swapped = List.of(new OrderCheck.Stored(4, "cx0n" + k + "x"), new OrderCheck.Stored(9, "cx0n0x"));
+        assertThat(OrderCheck.of(swapped).breaks()).isEqualTo(1);
+    }
+
+    @Test
+    void differentObjectsAndDifferentSendersInterleaveFreely() {
+        int k = SenderForm.KEYS;
+        // s0-k1 before s0-k0, and sender 2's request k (object s2-k0) before sender 0's request 0 (s0-k0)
+        OrderCheck.Verdict v = OrderCheck.of(stored("cx0n1x", "cx2n" + k + "x", "cx0n0x", "cx2n" + (k + 1) + "x",
+            "cx2n1x", "cxsn" + k + "x", "cx0n" + k + "x", "cxsn0x"));
+
+        assertThat(v.keys()).as("s0-k1, s2-k0, s0-k0, s2-k1, ss-k0").isEqualTo(5);
+        assertThat(v.breaks()).as("cx2n1x after cx2n" + (k + 1) + "x (both s2-k1), cxsn0x after cxsn" + k + "x (both ss-k0)")
+            .isEqualTo(2);
+        assertThat(v.first()).extracting(OrderCheck.Break::key).containsExactly("s2-k1", "ss-k0");
+    }
+
+    @Test
+    void aBatchsEventsAreOrderedByTheirIndexAfterTheirRequest() {
+        int k = SenderForm.KEYS;
+        assertThat(OrderCheck.of(stored("cx2n0b0x", "cx2n0b1x", "cx2n0b2x", "cx2n" + k + "b0x")).breaks()).isZero();
+
+        OrderCheck.Verdict swapped = OrderCheck.of(stored("cx2n0b0x", "cx2n0b2x", "cx2n0b1x", "cx2n" + k + "b0x"));
+        assertThat(swapped.breaks()).as("index 1 after index 2 of the same request").isEqualTo(1);
+        assertThat(swapped.first()).singleElement().extracting(OrderCheck.Break::token).isEqualTo("cx2n0b1x");
+
+        OrderCheck.Verdict behind = OrderCheck.of(stored("cx2n" + k + "b0x", "cx2n0b2x"));
+        assertThat(behind.breaks()).as("the last index of a request after the next request of its object").isEqualTo(1);
+    }
+
+    @Test
+    void aSecondCopyOfTheNewestEventIsADuplicateNotABreak() {
+        OrderCheck.Verdict v = OrderCheck.of(stored("cx0n0x", "cx0n0x"));
+        assertThat(v.breaks()).isZero();
+        assertThat(v.events()).isEqualTo(2);
+    }
+
+    @Test
+    void underOrderKeyABreakIsAProblemAndUnderNoneOnlyReported() throws Exception {
+        int k = SenderForm.KEYS;
+        String older = "cx0n0x";
+        String newer = "cx0n" + k + "x";
+        Ledger ledger = ackedOnTheJetStreamPath(older, newer);
+        List<StoredMessage> stream = List.of(message(1, "a", "{\"versionId\":\"" + newer + "\"}"),
+            message(2, "b", "{\"versionId\":\"" + older + "\"}"));
+
+        Checker.Result key = Checker.check(ledger, stream, List.of(), List.of(root), OrderMode.KEY);
+        assertThat(key.order().breaks()).isEqualTo(1);
+        assertThat(key.problems()).singleElement().asString().contains("ORDER=key").contains(older).contains(newer);
+
+        Checker.Result none = Checker.check(ledger, stream, List.of(), List.of(root), OrderMode.NONE);
+        assertThat(none.order().breaks()).isEqualTo(1);
+        assertThat(none.problems()).isEmpty();
+        assertThat(none.report()).anyMatch(line -> line.startsWith("order break on s0-k0") && line.contains(older));
+    }
+
+    @Test
+    void failedRecordsThatFollowAFailedEventOfTheirObjectAreCountedApart() throws Exception {
+        int k = SenderForm.KEYS;
+        String first = "cx0n0x";
+        String follower = "cx0n" + k + "x";
+        String other = "cx0n1x";
+        Ledger ledger = ackedOnTheJetStreamPath(first, follower, other);
+        FailedEventStore store = FailedEventStore.open(root.resolve("notify"), "notify", Clock.systemUTC());
+        String detail = "message too large";
+        failed(store, 1, first, detail);
+        failed(store, 2, follower, Checker.FOLLOWER_DETAIL + " (" + detail + ")");
+        failed(store, 3, other, "no responders");
+
+        Checker.Result r = Checker.check(ledger, List.of(), List.of(), List.of(root), OrderMode.KEY);
+
+        assertThat(r.failed()).isEqualTo(3);
+        assertThat(r.followers()).as(follower + " followed " + first).isEqualTo(1);
+        assertThat(r.problems()).isEmpty();
+        assertThat(r.report()).contains("failed 3, of which following a failed event of their object: 1");
+    }
+
+    private static void failed(FailedEventStore store, long seq, String token, String detail) throws Exception {
+        byte[] payload = ("{\"versionId\":\"" + token + "\"}").getBytes(StandardCharsets.UTF_8);
+        store.write(FailedRecord.terminal(seq, "m-" + seq, "notify", Stage.SUBJECT,
+            new EventMetadata(TargetKind.NOTIFY, "photos", "chaos/s0-k0.jpg", "s3:ObjectCreated:Put", "application/json"),
+            Instant.now(), Instant.now(), detail, 1, payload));
     }
 }

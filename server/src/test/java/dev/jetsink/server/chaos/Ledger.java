@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 
 /**
  * What the workload did, by event token (each event carries one token, {@code cx...x}, in its
- * object key or request id): sent, answered 2xx, and for the sink its receipt.
+ * versionId, request id or event id): sent, answered 2xx, and for the sink its receipt.
  */
 final class Ledger {
 

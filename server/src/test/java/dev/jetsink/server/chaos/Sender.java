@@ -13,10 +13,12 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One object store's webhook client: posts distinct events to one daemon, one request at a time,
- * and re-sends the same bytes until the answer is a 2xx — through refusals, resets, timeouts and
- * daemon restarts, as MinIO's queue and Ceph's persistent topics do. Once told to stop, it starts
- * no new event but keeps re-sending the one in hand until it is taken or it is abandoned.
+ * One object store's webhook client: posts distinct events to one daemon, one request at a time
+ * (request {@code seq + 1} only once {@code seq} was answered 2xx, so the order jetsink accepts its
+ * events in is their request order), and re-sends the same bytes until the answer is a 2xx —
+ * through refusals, resets, timeouts and daemon restarts, as MinIO's queue and Ceph's persistent
+ * topics do. Once told to stop, it starts no new event but keeps re-sending the one in hand until
+ * it is taken or it is abandoned.
  */
 final class Sender implements Runnable {
 
@@ -78,9 +80,10 @@ final class Sender implements Runnable {
         long seq = 0;
         while (!stopNew) {
             List<String> tokens = form.tokens(id, seq);
-            byte[] body = form.body(tokens, seq).getBytes(StandardCharsets.UTF_8);
+            byte[] body = form.body(id, seq, tokens).getBytes(StandardCharsets.UTF_8);
             tokens.forEach(t -> ledger.sent(t, path));
-            history.log("send sender=" + id + " events=" + tokens);
+            history.log("send sender=" + id + " object=" + SenderForm.objectKey(Integer.toString(id), seq)
+                + " events=" + tokens);
             int attempts = 0;
             while (true) {
                 if (abandon) {

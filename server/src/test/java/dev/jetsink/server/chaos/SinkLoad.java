@@ -6,11 +6,16 @@ import dev.jetsink.event.S3EventRecord;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The library front door under the same faults: one thread sends distinct notify events through
- * an in-process {@link Sink} (straight to the cluster, no proxy) and keeps each {@link Receipt}.
- * A send the sink refuses is sent again, as a caller would.
+ * The library front door under the same faults: one thread sends notify events through an
+ * in-process {@link Sink} (straight to the cluster, no proxy) and keeps each {@link Receipt}. A
+ * send the sink refuses is sent again, as a caller would; the next event is sent only once the
+ * sink took the one before. Like the senders' events they share objects ({@link SenderForm#objectKey}
+ * with sender {@code s}) and alternate put and delete per object; the token is the versionId.
  */
 final class SinkLoad implements Runnable {
+
+    /** The sender name in the sink's tokens ({@code cxsn<seq>x}) and objects ({@code chaos/ss-k<n>.jpg}). */
+    static final String SENDER = "s";
 
     private final Sink<S3EventRecord> sink;
     private final Ledger ledger;
@@ -40,11 +45,14 @@ final class SinkLoad implements Runnable {
     public void run() {
         long seq = 0;
         while (!stop) {
-            String token = "cxsn" + seq + "x";
-            S3EventRecord event = S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "chaos/" + token + ".jpg")
-                .size(1024 + seq).contentType("image/jpeg").build();
+            String token = "cx" + SENDER + "n" + seq + "x";
+            String key = SenderForm.objectKey(SENDER, seq);
+            S3EventRecord event = SenderForm.isPut(seq, 0, 1)
+                ? S3EventRecord.builder("s3:ObjectCreated:Put", "photos", key).size(1024 + seq)
+                    .contentType("image/jpeg").versionId(token).build()
+                : S3EventRecord.builder("s3:ObjectRemoved:Delete", "photos", key).versionId(token).build();
             ledger.sent(token, Ledger.Route.JETSTREAM);
-            history.log("send sink events=[" + token + "]");
+            history.log("send sink object=" + key + " events=[" + token + "]");
             while (true) {
                 try {
                     Receipt r = sink.send(event).get(30, TimeUnit.SECONDS);

@@ -1,5 +1,6 @@
 package dev.jetsink.server.chaos;
 
+import dev.jetsink.OrderMode;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.server.testing.Tmpfs;
 import dev.jetsink.testkit.FaultProxy;
@@ -28,7 +29,8 @@ import java.util.stream.Collectors;
  * The system under faults: a 3-node cluster holding the R3 stream, two daemons each reaching every
  * node through a proxy of its own (so a network fault hits one daemon), and a Core subscriber
  * that records what reaches the Core subject. Daemon a sends notify and audit into the stream;
- * daemon b notify into the stream and audit over Core.
+ * daemon b notify into the stream and audit over Core. Every target into the stream keeps the
+ * campaign's {@code ORDER} ({@link OrderMode}); the Core one keeps the default.
  */
 final class Stage implements AutoCloseable {
 
@@ -57,7 +59,7 @@ final class Stage implements AutoCloseable {
         this.root = root;
     }
 
-    static Stage start() throws Exception {
+    static Stage start(OrderMode order) throws Exception {
         NatsCluster cluster = NatsCluster.start();
         Stage stage = null;
         try {
@@ -81,7 +83,7 @@ final class Stage implements AutoCloseable {
                 stage.disks.add(disk);
                 Path queues = disk.dir;
                 String urls = own.stream().map(FaultProxy::url).collect(Collectors.joining(","));
-                stage.daemons.add(new DaemonSlot(name, queues, env(urls, queues, d == 1), stage.http));
+                stage.daemons.add(new DaemonSlot(name, queues, env(urls, queues, d == 1, order), stage.http));
             }
             return stage;
         } catch (Exception | Error e) {
@@ -94,8 +96,11 @@ final class Stage implements AutoCloseable {
         }
     }
 
-    /** A daemon's environment: notify into the stream; audit into the stream, or over Core for daemon b. */
-    private static Map<String, String> env(String urls, Path queues, boolean auditOverCore) {
+    /**
+     * A daemon's environment: notify into the stream; audit into the stream, or over Core for daemon
+     * b; the targets into the stream with {@code ORDER=order}.
+     */
+    private static Map<String, String> env(String urls, Path queues, boolean auditOverCore, OrderMode order) {
         Map<String, String> env = new HashMap<>();
         env.put("JETSINK_HTTP_ADDRESS", "127.0.0.1:0");
         env.put("JETSINK_BACKOFF_SCALE", "0.05");
@@ -111,6 +116,7 @@ final class Stage implements AutoCloseable {
                 env.put(p + "SUBJECT", SUBJECT);
                 env.put(p + "JETSTREAM_ENABLE", "on");
                 env.put(p + "JETSTREAM_STREAM_NAME", STREAM);
+                env.put(p + "ORDER", order.label());
             }
         }
         return env;
