@@ -4,6 +4,7 @@ import dev.jetsink.internal.event.OrderKeys;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.lifecycle.Outcome;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,41 +56,70 @@ final class KeyOrder {
     /** Written by the dispatcher's thread only; read by metrics. */
     private volatile int held;
     private static final ArrayDeque<PendingEntry> EMPTY = new ArrayDeque<>(0);
-    /** Where failures are kept across restarts; null for an order kept in memory only (tests). */
-    private final FailureMarks marks;
-    /** Each object's last Jetsink-Sequence; null when messages carry none (tests). */
-    private final KeySequences sequences;
+    /** The queue dir whose order files it reads and writes; null for an order in memory only (tests). */
+    private final Path dir;
+    private final LongSupplier oldestLive;
+    private final Consumer<Runnable> beforeResolutionsForced;
+    private boolean attached;
+    /** Where failures are kept across restarts; null when in memory only. */
+    private FailureMarks marks;
+    /** Each object's last Jetsink-Sequence; null when messages carry none. */
+    private KeySequences sequences;
 
     /** An order kept in memory only: no marks across restarts, no Jetsink-Sequence. */
     KeyOrder() {
-        this(null, null);
+        this(null, () -> Long.MAX_VALUE, hook -> { });
     }
 
-    private KeyOrder(FailureMarks marks, KeySequences sequences) {
-        this.marks = marks;
-        this.sequences = sequences;
+    private KeyOrder(Path dir, LongSupplier oldestLive, Consumer<Runnable> beforeResolutionsForced) {
+        this.dir = dir;
+        this.oldestLive = oldestLive;
+        this.beforeResolutionsForced = beforeResolutionsForced;
     }
 
-    /** The order of {@code ctx}'s target, when it keeps one; read from its queue dir. */
+    /** The order of {@code ctx}'s target, when it keeps one; its files are read at {@link #attach}. */
     static Optional<KeyOrder> of(DeliveryContext ctx) {
-        return ctx.orderDir().map(dir -> {
-            KeyOrder order = open(dir,
-                ctx.queue().live(0, 1).stream().mapToLong(QueuedEntry::seq).findFirst().orElse(Long.MAX_VALUE));
-            ctx.queue().beforeResolutionsForced(order::close); // a durable resolution implies a durable number
-            return order;
-        });
+        return ctx.orderDir().map(dir -> new KeyOrder(dir,
+            () -> ctx.queue().live(0, 1).stream().mapToLong(QueuedEntry::seq).findFirst().orElse(Long.MAX_VALUE),
+            ctx.queue()::beforeResolutionsForced));
+    }
+
+    /** The order kept in {@code queueDir}, attached, with {@code oldestLive} the oldest live queue sequence. */
+    static KeyOrder open(Path queueDir, long oldestLive) {
+        KeyOrder order = new KeyOrder(queueDir, () -> oldestLive, hook -> { });
+        order.attach();
+        return order;
     }
 
     /**
-     * The order of the target whose queue dir is {@code queueDir}: the failures whose followers
-     * may still be queued (at or past {@code oldestLive}), and the objects' sequences.
+     * Reads the order's files, once, before the first entry is taken in (the queue is open by then):
+     * the failures whose followers may still be queued, and the objects' sequences. A file that
+     * cannot be opened leaves that part in memory only, logged: order still holds while the process
+     * runs, but a failure's followers are not known after a restart, or messages carry no
+     * {@code Jetsink-Sequence}.
      */
-    static KeyOrder open(Path queueDir, long oldestLive) {
-        Map<String, FailureMarks.Mark> kept = new HashMap<>();
-        KeyOrder order = new KeyOrder(FailureMarks.open(queueDir, oldestLive, kept), KeySequences.open(queueDir));
-        kept.forEach((key, mark) -> order.failedUpTo.put(key, new Failed(mark.upTo(), new Outcome(Outcome.Family.PERMANENT,
-            Outcome.Cause.FOLLOWS_FAILED_EVENT, mark.detail(), OptionalInt.empty(), OptionalInt.empty()))));
-        return order;
+    void attach() {
+        if (attached || dir == null) {
+            return;
+        }
+        attached = true;
+        try {
+            Map<String, FailureMarks.Mark> kept = new HashMap<>();
+            marks = FailureMarks.open(dir, oldestLive.getAsLong(), kept);
+            kept.forEach((key, mark) -> failedUpTo.merge(key, new Failed(mark.upTo(), new Outcome(Outcome.Family.PERMANENT,
+                Outcome.Cause.FOLLOWS_FAILED_EVENT, mark.detail(), OptionalInt.empty(), OptionalInt.empty())),
+                (a, b) -> a.upTo() >= b.upTo() ? a : b));
+        } catch (RuntimeException e) {
+            log.error("order failures file in {} not usable ({}): failures are kept in memory only until the target is"
+                + " opened again", dir, e.toString());
+        }
+        try {
+            sequences = KeySequences.open(dir);
+            beforeResolutionsForced.accept(this::close); // a durable resolution implies a durable number
+        } catch (RuntimeException e) {
+            log.error("order sequences file in {} not usable ({}): messages carry no Jetsink-Sequence until the target"
+                + " is opened again", dir, e.toString());
+        }
     }
 
     /** The key an entry is ordered by: the one stored with it, or (queued unordered) its bucket and object. */
@@ -97,6 +129,7 @@ final class KeyOrder {
 
     /** Takes in an entry from the waiting line (again, after a failed attempt); says what to do with it. */
     Admission admit(PendingEntry p) {
+        attach();
         if (p.follows() != null) {
             return Admission.FOLLOW_FAILED; // its move to the failed store failed: again
         }
@@ -182,23 +215,32 @@ final class KeyOrder {
      * the object's last settled one, the same on every attempt; 0 when messages carry none.
      */
     long sequence(PendingEntry p) {
-        if (sequences == null) {
+        if (sequences == null || !sequences.usable()) {
             return 0;
         }
         if (p.keySequence() == 0) {
             KeySequences.Last last = sequences.last(p.orderKey());
-            // settled before a restart that lost its resolution: it has its number; this is a re-publish
-            p.keySequence(p.seq() <= last.queueSeq() ? last.number() : last.number() + 1);
+            p.keySequence(repeats(p, last) ? last.number() : last.number() + 1);
         }
         return p.keySequence();
     }
 
+    /**
+     * Whether {@code p} is the object's last settled event again, not a new one: that entry read
+     * again after a restart lost its resolution, or a second entry of the same event (a sender's
+     * re-send of a body jetsink had taken, same msg id). Its publish is a duplicate of the stored
+     * copy, which has the number.
+     */
+    private boolean repeats(PendingEntry p, KeySequences.Last last) {
+        return last.number() > 0 && (p.seq() <= last.queueSeq() || sequences.msgIdHash(p.entry().msgId()) == last.msgIdHash());
+    }
+
     /** {@code p} settled (stored, or in the failed store): its number is its object's last. */
     private void consume(PendingEntry p) {
-        if (sequences != null) {
+        if (sequences != null && sequences.usable()) {
             long number = sequence(p);
-            if (p.seq() > sequences.last(p.orderKey()).queueSeq()) {
-                sequences.settled(p.orderKey(), number, p.seq());
+            if (!repeats(p, sequences.last(p.orderKey()))) {
+                sequences.settled(p.orderKey(), number, p.seq(), p.entry().msgId());
             }
         }
     }
@@ -206,7 +248,11 @@ final class KeyOrder {
     /** Forces the objects' sequences to disk (before resolutions become durable; the dispatcher stops). */
     void close() {
         if (sequences != null) {
-            sequences.force();
+            try {
+                sequences.force();
+            } catch (UncheckedIOException e) {
+                log.error("order sequences not forced to disk: {}", e.getMessage());
+            }
         }
     }
 

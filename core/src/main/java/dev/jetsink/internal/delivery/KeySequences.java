@@ -16,32 +16,48 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * For an ordered target, the {@code Jetsink-Sequence} each object's last settled event carried and
- * that event's queue sequence (DESIGN.md "Order per object"), kept in the file {@value #FILE} of
- * the target's queue dir so they survive restarts: an open-addressing table of 24-byte slots (the
- * first 8 bytes of the key's SHA-256, never 0; the number; the queue sequence), mapped into memory,
- * grown by doubling into a new file that replaces the old one. A write reaches the page cache at
- * once, so a crash of the process loses nothing; {@link #force} makes it durable against a crash of
- * the machine, and the queue runs it before it makes resolutions durable.
+ * For an ordered target, the {@code Jetsink-Sequence} each object's last settled event carried,
+ * that event's queue sequence and a hash of its msg id (DESIGN.md "Order per object"), kept in the
+ * file {@value #FILE} of the target's queue dir so they survive restarts: an open-addressing table
+ * of 32-byte slots (the first 8 bytes of the key's SHA-256, never 0; the number; the queue
+ * sequence; the first 8 bytes of the msg id's SHA-256), grown by doubling into a new file that
+ * replaces the old one.
  *
- * <p>Only the dispatcher's thread writes it; {@link #force} may run on the queue's upkeep thread.
+ * <p>The file is written out in full when it is made (no holes), read through a read-only memory
+ * mapping and written with positional writes: a full disk then fails a write with an error instead
+ * of faulting a mapped page. A write is in the page cache at once, so a killed process loses
+ * nothing; {@link #force} makes the writes durable against a crash of the machine, and the queue
+ * runs it before it makes resolutions durable. After a failed write the table stops numbering
+ * (logged) until the target is opened again.
+ *
+ * <p>Only the dispatcher's thread writes; {@link #force} may run on the queue's upkeep thread.
  */
 public final class KeySequences {
     /** The table's file name in the queue dir. */
     public static final String FILE = "order-sequences";
     private static final Logger log = LoggerFactory.getLogger(KeySequences.class);
-    private static final long MAGIC = 0x4a534b5345510002L; // "JSKSEQ" and format 2
+    private static final long MAGIC = 0x4a534b5345510003L; // "JSKSEQ" and format 3
     private static final int HEADER = 32;
-    private static final int SLOT = 24;
+    private static final int SLOT = 32;
     private static final int FIRST_CAPACITY = 1 << 16;
-    /** Largest table (1.5 GiB of slots): about 40 million objects at the fill it grows at. */
-    private static final int MAX_CAPACITY = 1 << 26;
+    /** Largest table (1 GiB of slots): about 20 million objects at the fill it grows at. */
+    private static final int MAX_CAPACITY = 1 << 25;
+
+    /**
+     * An object's last settled event: its number, its queue sequence and a hash of its msg id (all 0
+     * when none).
+     */
+    public record Last(long number, long queueSeq, long msgIdHash) {
+        static final Last NONE = new Last(0, 0, 0);
+    }
 
     private final Path file;
     private final MessageDigest sha = sha256();
-    private volatile MappedByteBuffer table;
+    private volatile FileChannel channel;
+    private MappedByteBuffer table;
     private int capacity;
     private int count;
+    private volatile boolean broken;
 
     private KeySequences(Path file) {
         this.file = file;
@@ -51,6 +67,8 @@ public final class KeySequences {
      * Opens (or creates) the table in {@code queueDir}. A file that is not a table (damaged, or
      * another format) is set aside as {@code order-sequences.unreadable-<time>} and a new one begun:
      * the objects' sequences then start again at 1, which the error log says.
+     *
+     * @throws UncheckedIOException when the file cannot be read, made or opened for writing
      */
     public static KeySequences open(Path queueDir) {
         KeySequences s = new KeySequences(queueDir.resolve(FILE));
@@ -62,9 +80,8 @@ public final class KeySequences {
                     aside.getFileName());
             }
             if (s.table == null) {
-                s.create(s.file, FIRST_CAPACITY);
-                s.table = map(s.file, FIRST_CAPACITY);
-                s.capacity = FIRST_CAPACITY;
+                create(s.file, FIRST_CAPACITY);
+                s.attach(s.file, FIRST_CAPACITY);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("order sequences file " + s.file, e);
@@ -72,21 +89,24 @@ public final class KeySequences {
         return s;
     }
 
-    /** An object's last settled event: its number and its queue sequence (both 0 when none). */
-    public record Last(long number, long queueSeq) {
-        static final Last NONE = new Last(0, 0);
+    /** Whether it still numbers: false after a write failed. */
+    public boolean usable() {
+        return !broken;
     }
 
     /** {@code key}'s last settled event. */
     public Last last(String key) {
         long h = hash(key);
-        MappedByteBuffer t = table;
-        int at = find(t, capacity, h);
-        return t.getLong(slot(at)) == h ? new Last(t.getLong(slot(at) + 8), t.getLong(slot(at) + 16)) : Last.NONE;
+        int at = find(table, capacity, h);
+        return table.getLong(slot(at)) == h
+            ? new Last(table.getLong(slot(at) + 8), table.getLong(slot(at) + 16), table.getLong(slot(at) + 24)) : Last.NONE;
     }
 
-    /** {@code key}'s event at {@code queueSeq} settled with {@code number}. */
-    public void settled(String key, long number, long queueSeq) {
+    /** {@code key}'s event at {@code queueSeq}, msg id {@code msgId}, settled with {@code number}. */
+    public void settled(String key, long number, long queueSeq, String msgId) {
+        if (broken) {
+            return;
+        }
         long h = hash(key);
         int at = find(table, capacity, h);
         if (table.getLong(slot(at)) != h) {
@@ -94,23 +114,32 @@ public final class KeySequences {
                 return; // logged: at the largest size, a new object keeps no sequence past a restart
             }
             at = find(table, capacity, h);
-            put(at, number, queueSeq); // the values first: a slot is taken only with them
-            table.putLong(slot(at), h);
             count++;
-            table.putLong(16, count);
-            return;
         }
-        put(at, number, queueSeq);
+        // the key last: a slot is taken only with its values
+        ByteBuffer b = ByteBuffer.allocate(SLOT).putLong(h).putLong(number).putLong(queueSeq).putLong(hash(msgId)).flip();
+        try {
+            write(channel, b.slice(8, 24), slot(at) + 8L);
+            write(channel, b.slice(0, 8), slot(at));
+        } catch (IOException e) {
+            broken = true;
+            log.error("order sequences file {} not written ({}): messages carry no Jetsink-Sequence until the target is"
+                + " opened again", file.getFileName(), e.toString());
+        }
     }
 
-    private void put(int at, long number, long queueSeq) {
-        table.putLong(slot(at) + 16, queueSeq);
-        table.putLong(slot(at) + 8, number);
+    /** The hash {@link Last#msgIdHash} holds of {@code msgId}. */
+    public long msgIdHash(String msgId) {
+        return hash(msgId);
     }
 
-    /** Forces the table to disk: before the queue makes resolutions durable, and when the target stops. */
+    /** Forces the writes to disk: before the queue makes resolutions durable, and when the target stops. */
     public void force() {
-        table.force();
+        try {
+            channel.force(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("order sequences file " + file + " not forced", e);
+        }
     }
 
     private boolean load() throws IOException {
@@ -126,14 +155,30 @@ public final class KeySequences {
             || Long.bitCount(cap) != 1 || size != HEADER + cap * SLOT) {
             return false;
         }
-        table = map(file, (int) cap);
-        capacity = (int) cap;
+        attach(file, (int) cap);
         int n = 0;
         for (int i = 0; i < capacity; i++) {
             n += table.getLong(slot(i)) != 0 ? 1 : 0;
         }
-        count = n; // counted, not trusted from the header: a crash can leave it behind
+        count = n;
         return true;
+    }
+
+    /** Opens {@code path} for writing and maps it for reading. */
+    private void attach(Path path, int slots) throws IOException {
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            table = ch.map(FileChannel.MapMode.READ_ONLY, 0, HEADER + (long) slots * SLOT);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        FileChannel old = channel;
+        channel = ch;
+        capacity = slots;
+        if (old != null) {
+            old.close();
+        }
     }
 
     private boolean grow() {
@@ -145,21 +190,21 @@ public final class KeySequences {
         Path next = file.resolveSibling(FILE + ".next");
         try {
             create(next, bigger);
-            MappedByteBuffer m = map(next, bigger);
-            for (int i = 0; i < capacity; i++) {
-                long h = table.getLong(slot(i));
-                if (h != 0) {
-                    int at = find(m, bigger, h);
-                    m.putLong(slot(at), h);
-                    m.putLong(slot(at) + 8, table.getLong(slot(i) + 8));
-                    m.putLong(slot(at) + 16, table.getLong(slot(i) + 16));
+            try (FileChannel ch = FileChannel.open(next, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) bigger * SLOT);
+                for (int i = 0; i < capacity; i++) {
+                    long h = table.getLong(slot(i));
+                    if (h != 0) {
+                        int at = find(m, bigger, h);
+                        for (int off = 0; off < SLOT; off += 8) {
+                            m.putLong(slot(at) + off, table.getLong(slot(i) + off));
+                        }
+                    }
                 }
+                m.force();
             }
-            m.putLong(16, count);
-            m.force();
             Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            table = m;
-            capacity = bigger;
+            attach(file, bigger);
             return true;
         } catch (IOException e) {
             log.error("order sequences table could not grow to {} slots: {}", bigger, e.toString());
@@ -167,24 +212,32 @@ public final class KeySequences {
         }
     }
 
-    private void create(Path path, int slots) throws IOException {
+    /** Writes the whole file, zeros after the header, and forces it: no page of it is a hole. */
+    private static void create(Path path, int slots) throws IOException {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ByteBuffer header = ByteBuffer.allocate(HEADER).putLong(MAGIC).putLong(slots).putLong(0).putLong(0).flip();
-            ch.write(header, 0);
-            ch.write(ByteBuffer.allocate(1), HEADER + (long) slots * SLOT - 1); // the full length, sparse
+            StandardOpenOption.WRITE)) {
+            write(ch, ByteBuffer.allocate(HEADER).putLong(MAGIC).putLong(slots).clear(), 0);
+            ByteBuffer zeros = ByteBuffer.allocate(1 << 16);
+            long end = HEADER + (long) slots * SLOT;
+            for (long at = HEADER; at < end; at += zeros.capacity()) {
+                write(ch, zeros.clear().limit((int) Math.min(zeros.capacity(), end - at)), at);
+            }
             ch.force(true);
+        } catch (IOException e) {
+            Files.deleteIfExists(path);
+            throw e;
         }
     }
 
-    private static MappedByteBuffer map(Path path, int slots) throws IOException {
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) slots * SLOT);
+    private static void write(FileChannel ch, ByteBuffer b, long at) throws IOException {
+        long pos = at;
+        while (b.hasRemaining()) {
+            pos += ch.write(b, pos);
         }
     }
 
     /** The slot holding {@code h}, or the empty slot where it goes (linear probing). */
-    private static int find(MappedByteBuffer m, int capacity, long h) {
+    private static int find(ByteBuffer m, int capacity, long h) {
         int mask = capacity - 1;
         for (int i = (int) (h ^ (h >>> 32)) & mask; ; i = (i + 1) & mask) {
             long at = m.getLong(slot(i));

@@ -22,7 +22,11 @@ class KeyOrderTest {
     private final KeyOrder order = new KeyOrder();
 
     private static PendingEntry entry(long seq, String key) {
-        QueuedEntry e = new QueuedEntry(seq, "m-" + seq, Instant.EPOCH,
+        return entry(seq, key, "m-" + seq);
+    }
+
+    private static PendingEntry entry(long seq, String key, String msgId) {
+        QueuedEntry e = new QueuedEntry(seq, msgId, Instant.EPOCH,
             new EventMetadata(TargetKind.NOTIFY, "photos", "unused", "s3:ObjectCreated:Put", ""), 10,
             EntryAttributes.NONE.withOrderKey(Optional.of(key)));
         return new PendingEntry(e, new RetrySchedule(1.0).newState());
@@ -197,5 +201,37 @@ class KeyOrderTest {
         PendingEntry a5 = entry(5, "photos/a");
         assertThat(second.admit(a5)).isEqualTo(KeyOrder.Admission.GO);
         assertThat(second.sequence(a5)).isEqualTo(4);
+    }
+
+    @Test
+    void aSendersReSendOfATakenEventRepeatsItsNumberAndTakesNoNewOne(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        KeyOrder order = KeyOrder.open(dir, 1);
+        PendingEntry first = entry(1, "photos/a", "event-x");
+        order.admit(first);
+        assertThat(order.sequence(first)).isEqualTo(1);
+        order.settled(first);
+        PendingEntry resent = entry(2, "photos/a", "event-x"); // the same body again: the same msg id
+        order.admit(resent);
+        assertThat(order.sequence(resent)).as("a duplicate of the stored copy, which has 1").isEqualTo(1);
+        order.settled(resent);
+        PendingEntry next = entry(3, "photos/a", "event-y");
+        order.admit(next);
+        assertThat(order.sequence(next)).as("no gap for the consumer").isEqualTo(2);
+    }
+
+    @Test
+    void orderFilesThatCannotBeOpenedLeaveTheOrderInMemoryWithoutNumbers(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Files.createDirectory(dir.resolve(KeySequences.FILE)); // not a file: cannot be opened
+        java.nio.file.Files.createDirectory(dir.resolve(FailureMarks.FILE));
+        KeyOrder order = KeyOrder.open(dir, 1);
+        PendingEntry a1 = entry(1, "photos/a");
+        PendingEntry a2 = entry(2, "photos/a");
+        assertThat(order.admit(a1)).isEqualTo(KeyOrder.Admission.GO);
+        assertThat(order.admit(a2)).as("the order still holds").isEqualTo(KeyOrder.Admission.HOLD);
+        assertThat(order.sequence(a1)).as("no Jetsink-Sequence").isZero();
+        assertThat(order.settled(a1)).contains(a2);
+        assertThat(order.failed(a2, 5, SEALED)).isEmpty();
+        assertThat(order.admit(entry(3, "photos/a"))).as("the failure's bound, in memory").isEqualTo(KeyOrder.Admission.FOLLOW_FAILED);
     }
 }

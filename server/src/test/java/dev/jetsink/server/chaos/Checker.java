@@ -124,7 +124,7 @@ final class Checker {
             String t = ts.iterator().next();
             copies.merge(t, 1, Integer::sum);
             msgIdOf.put(t, id);
-            stored.add(new OrderCheck.Stored(m.seq(), t));
+            stored.add(new OrderCheck.Stored(m.seq(), t, m.header("Jetsink-Sequence").map(Long::parseLong).orElse(0L)));
         }
         if (foreign > 0) {
             problems.add(foreign + " stream messages that no sender sent on the JetStream path");
@@ -183,6 +183,11 @@ final class Checker {
         OrderCheck.Verdict orderVerdict = OrderCheck.of(stored);
         report.add(orderVerdict.describe() + " (order=" + order.label() + ")");
         orderVerdict.first().forEach(b -> report.add(b.describe()));
+        report.addAll(orderVerdict.gaps());
+        if (order == OrderMode.KEY && orderVerdict.numberGaps() > failed) {
+            problems.add(orderVerdict.numberGaps() + " Jetsink-Sequence gaps or repeats under ORDER=key, more than the "
+                + failed + " failed events explain: " + orderVerdict.gaps());
+        }
         if (order == OrderMode.KEY && orderVerdict.breaks() > 0) {
             problems.add(orderVerdict.breaks() + " events stored after a newer event of their object under ORDER=key: "
                 + orderVerdict.first().stream().map(OrderCheck.Break::describe).toList());

@@ -127,6 +127,22 @@ class CheckerTest {
     }
 
     @Test
+    void eachObjectsSequenceNumbersMustGoOneTwoThree() {
+        int k = SenderForm.KEYS;
+        List<OrderCheck.Stored> contiguous = List.of(new OrderCheck.Stored(1, "cx0n0x", 1), new OrderCheck.Stored(2, "cx0n1x", 1),
+            new OrderCheck.Stored(3, "cx0n" + k + "x", 2), new OrderCheck.Stored(4, "cx0n" + 2 * k + "x", 3));
+        assertThat(OrderCheck.of(contiguous).numberGaps()).isZero();
+        assertThat(OrderCheck.of(contiguous).numbered()).isEqualTo(4);
+
+        List<OrderCheck.Stored> skipped = List.of(new OrderCheck.Stored(1, "cx0n0x", 1),
+            new OrderCheck.Stored(2, "cx0n" + k + "x", 3), new OrderCheck.Stored(3, "cx0n" + 2 * k + "x", 3));
+        OrderCheck.Verdict v = OrderCheck.of(skipped);
+        assertThat(v.numberGaps()).as("a skipped number and a repeated one").isEqualTo(2);
+        assertThat(v.gaps().get(0)).isEqualTo("Jetsink-Sequence on s0-k0: stream #2 cx0n" + k + "x has 3, expected 2");
+        assertThat(OrderCheck.of(stored("cx0n0x", "cx0n" + k + "x")).numbered()).as("no header, not numbered").isZero();
+    }
+
+    @Test
     void eachObjectsEventsStoredInTheirSendersOrderHaveNoBreak() {
         int k = SenderForm.KEYS;
         // sender 0's requests 0, k, 2k are about object s0-k0; request 1 about s0-k1; the sink's as well

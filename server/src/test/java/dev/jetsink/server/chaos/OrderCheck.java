@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * ({@link SenderForm#objectKey}). Walking the stream by sequence, each object's stored events must
  * therefore come in strictly increasing (seq, index): an event older than one stored before it on
  * its object is an order break. A second copy of the newest event is no break (the checker counts
- * it as a duplicate); events that went to a failed store are simply not in the stream.
+ * it as a duplicate); events that went to a failed store are simply not in the stream. The
+ * {@code Jetsink-Sequence} of an object's stored events must go 1, 2, 3, ...: a number that is
+ * not one past the object's last is a numbering gap (events in a failed store make real ones).
  */
 final class OrderCheck {
 
@@ -55,8 +57,12 @@ final class OrderCheck {
         }
     }
 
-    /** An event of the JetStream path as the stream holds it. */
-    record Stored(long streamSeq, String token) {
+    /** An event of the JetStream path as the stream holds it, with its {@code Jetsink-Sequence} (0: none). */
+    record Stored(long streamSeq, String token, long number) {
+
+        Stored(long streamSeq, String token) {
+            this(streamSeq, token, 0);
+        }
     }
 
     /** {@code token} (stream {@code streamSeq}) was stored after the newer {@code newerToken} of its object. */
@@ -75,13 +81,17 @@ final class OrderCheck {
      * @param events stored events placed on their object
      * @param breaks stored events older than one stored before them on their object
      * @param first the first {@value #SHOWN} breaks, in stream order
+     * @param numbered stored events with a {@code Jetsink-Sequence}
+     * @param numberGaps numbered events whose number is not one past their object's last
+     * @param gaps the first {@value #SHOWN} of those, described
      */
-    record Verdict(int keys, int events, int breaks, List<Break> first) {
+    record Verdict(int keys, int events, int breaks, List<Break> first, int numbered, int numberGaps, List<String> gaps) {
 
         /** One line for the report. */
         String describe() {
             return "order: " + events + " stored events on " + keys + " objects, " + breaks
-                + " stored after a newer event of their object";
+                + " stored after a newer event of their object; " + numbered + " numbered, " + numberGaps
+                + " not one past their object's last number";
         }
     }
 
@@ -92,8 +102,12 @@ final class OrderCheck {
         Map<String, Stored> newest = new HashMap<>();
         Map<String, Place> newestPlace = new HashMap<>();
         List<Break> first = new ArrayList<>();
+        Map<String, Long> lastNumber = new HashMap<>();
+        List<String> gaps = new ArrayList<>();
         int events = 0;
         int breaks = 0;
+        int numbered = 0;
+        int numberGaps = 0;
         for (Stored s : walk) {
             Optional<Place> place = Place.of(s.token());
             if (place.isEmpty()) {
@@ -106,6 +120,15 @@ final class OrderCheck {
             if (top == null || top.before(p)) {
                 newest.put(key, s);
                 newestPlace.put(key, p);
+                if (s.number() > 0) {
+                    numbered++;
+                    long expected = lastNumber.getOrDefault(key, 0L) + 1;
+                    if (s.number() != expected && numberGaps++ < SHOWN) {
+                        gaps.add("Jetsink-Sequence on " + key + ": stream #" + s.streamSeq() + " " + s.token() + " has "
+                            + s.number() + ", expected " + expected);
+                    }
+                    lastNumber.put(key, s.number());
+                }
             } else if (p.before(top)) {
                 breaks++;
                 if (first.size() < SHOWN) {
@@ -114,6 +137,6 @@ final class OrderCheck {
                 }
             }
         }
-        return new Verdict(newest.size(), events, breaks, List.copyOf(first));
+        return new Verdict(newest.size(), events, breaks, List.copyOf(first), numbered, numberGaps, List.copyOf(gaps));
     }
 }
