@@ -30,6 +30,10 @@ import java.util.concurrent.TimeUnit;
  * side goes first; each figure is reported as min, median and max over the rounds ({@link Spread}),
  * the ratio as the median of per-round ratios, CPU pressure beside each round.
  *
+ * <p>Then the same forms, each event about an object of its own, into a second daemon with
+ * {@code ORDER=key} for both targets, alternated round by round with the first daemon
+ * ({@code order_key_vs_default}).
+ *
  * <p>Usage: {@code BatchBench --jar JAR --out RESULTS.json --wrk WRK [--seconds 20] [--rounds 3]
  * [--audit-entries 100] [--notify-records 10] [--connections 16]}
  */
@@ -96,6 +100,25 @@ public final class BatchBench {
                     Wrk wrk = Wrk.posting(Path.of(opts.get("wrk")), form.shape(), connections, work);
                     section.put(form.name(), measure(form, wrk, daemon, admin, raw, seconds, rounds));
                 }
+                // ORDER=key beside the default, on bodies whose events are each about an object of its own
+                Map<String, String> orderedEnv = new java.util.HashMap<>(audit);
+                orderedEnv.put("RUSTFS_AUDIT_NATS_QUEUE_DIR", Files.createDirectories(work.resolve("queue-ordered")).toString());
+                orderedEnv.put("RUSTFS_AUDIT_NATS_ORDER", "key");
+                orderedEnv.put("RUSTFS_NOTIFY_NATS_ORDER", "key");
+                List<Form> spread = List.of(
+                    new Form("audit_ndjson_" + auditEntries, Wrk.auditSpread(auditEntry, auditEntries), auditEntry, AUDIT_STREAM,
+                        forms.get(0).accepted(), forms.get(0).queueLength()),
+                    new Form("notify_records_" + notifyRecords, Wrk.notifySpread(notifyBody, notifyRecords), notifyBody,
+                        NOTIFY_STREAM, forms.get(1).accepted(), forms.get(1).queueLength()));
+                try (DaemonProcess ordered = DaemonProcess.start(Path.of(opts.get("jar")), server.url(), NOTIFY_STREAM,
+                    "bench.batch.notify", work.resolve("queue-ordered"), List.of(), orderedEnv)) {
+                    Map<String, Object> order = new LinkedHashMap<>();
+                    for (Form form : spread) {
+                        Wrk wrk = Wrk.posting(Path.of(opts.get("wrk")), form.shape(), connections, work);
+                        order.put(form.name(), measureOrder(form, wrk, daemon, ordered, admin, seconds, rounds));
+                    }
+                    section.put("order_key_vs_default", order);
+                }
             }
         } finally {
             BenchFiles.deleteTree(work);
@@ -158,6 +181,44 @@ public final class BatchBench {
         r.put("request_p99_ms", Spread.of(p99, 1));
         r.put("jetsink_cpu_pressure_pct", Spread.of(pressure, 1));
         r.put("raw_cpu_pressure_pct", Spread.of(rawPressure, 1));
+        return r;
+    }
+
+    /**
+     * The same spread-object bodies into a daemon with the default order and one with {@code ORDER=key},
+     * alternated round by round: events/s end to end and daemon CPU per event of each, and their ratios.
+     */
+    private static Map<String, Object> measureOrder(Form form, Wrk wrk, DaemonProcess plain, DaemonProcess ordered,
+                                                    Connection admin, int seconds, int rounds) throws Exception {
+        System.out.printf("%n%s, events each about an object of its own: default against ORDER=key%n", form.name());
+        for (DaemonProcess d : List.of(plain, ordered)) {
+            System.out.println("warm-up " + wrk.run(d.host(), d.port(), Math.min(20, seconds)).summary());
+            awaitSettled(d, form);
+        }
+        List<Double> plainEps = new ArrayList<>();
+        List<Double> orderedEps = new ArrayList<>();
+        List<Double> plainCpu = new ArrayList<>();
+        List<Double> orderedCpu = new ArrayList<>();
+        List<Double> pressure = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            for (boolean plainTurn : round % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                JetsinkRound j = jetsinkRound(form, wrk, plainTurn ? plain : ordered, admin, seconds);
+                (plainTurn ? plainEps : orderedEps).add(j.eventsPerSecond);
+                (plainTurn ? plainCpu : orderedCpu).add(j.cpuMicrosPerEvent);
+                pressure.add(j.pressure);
+            }
+        }
+        List<Double> ratio = Spread.ratios(orderedEps, plainEps);
+        System.out.printf("%s: ORDER=key %s events/s, default %s, ratio %s (goal >= 0.9); CPU per event %s against %s us%n",
+            form.name(), Spread.text(orderedEps, "%.0f"), Spread.text(plainEps, "%.0f"), Spread.text(ratio, "%.2f"),
+            Spread.text(orderedCpu, "%.1f"), Spread.text(plainCpu, "%.1f"));
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("default_eps", Spread.of(plainEps, 0));
+        r.put("ordered_eps", Spread.of(orderedEps, 0));
+        r.put("ratio_ordered_vs_default", Spread.of(ratio, 2));
+        r.put("default_cpu_us_per_event", Spread.of(plainCpu, 1));
+        r.put("ordered_cpu_us_per_event", Spread.of(orderedCpu, 1));
+        r.put("cpu_pressure_pct", Spread.of(pressure, 1));
         return r;
     }
 

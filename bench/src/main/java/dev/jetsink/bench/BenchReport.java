@@ -60,6 +60,18 @@ public final class BenchReport {
             row(md, "daemon CPU per event (µs)", f.path("daemon_cpu_us_per_event"), null, "≤ 20", 1);
             row(md, "request p99 (ms)", f.path("request_p99_ms"), null, "", 1);
         }
+        for (Map.Entry<String, JsonNode> form : batch.path("order_key_vs_default").properties()) {
+            JsonNode f = form.getValue();
+            md.append("\n**Batches with `ORDER=key`: ").append(form.getKey().replace('_', ' '))
+                .append("** (`bench/run batch`: each event about an object of its own, a second daemon with ORDER=key"
+                    + " alternated with the first, same rounds)\n\n")
+                .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
+            row(md, "default events/s", f.path("default_eps"), f.path("cpu_pressure_pct"), "", 0);
+            row(md, "`ORDER=key` events/s", f.path("ordered_eps"), null, "", 0);
+            row(md, "`ORDER=key` ÷ default", f.path("ratio_ordered_vs_default"), null, "≥ 0.9", 2);
+            row(md, "daemon CPU per event, default (µs)", f.path("default_cpu_us_per_event"), null, "", 1);
+            row(md, "daemon CPU per event, `ORDER=key` (µs)", f.path("ordered_cpu_us_per_event"), null, "", 1);
+        }
         drain(md, root.path("drain"), "");
         drain(md, root.path("drain_r3"), ", R3 stream on a local 3-node cluster");
         JsonNode queue = root.path("queue");

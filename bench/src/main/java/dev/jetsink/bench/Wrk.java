@@ -71,6 +71,34 @@ final class Wrk {
             "\"," + record.substring(1), ",", "]" + around[1], records);
     }
 
+    /**
+     * {@link #notify} with each record about an object of its own: the request's marker is the
+     * start of the record's {@code s3.object.key} ({@code <marker>2025%2Fcat+1.jpg}), so events
+     * spread over objects as a store's do (the ordered mode's fair case).
+     */
+    static Shape notifySpread(byte[] body, int records) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root = (ObjectNode) json.readTree(body);
+        ObjectNode first = (ObjectNode) root.path("Records").path(0);
+        ObjectNode object = (ObjectNode) first.path("s3").path("object");
+        object.put("key", "@@marker@@" + object.path("key").asText());
+        root.put("Records", "@@records@@");
+        String[] around = json.writeValueAsString(root).split("\"@@records@@\"", -1);
+        String[] record = json.writeValueAsString(first).split("@@marker@@", -1);
+        return new Shape("/notify", Map.of("Content-Type", "application/json"), around[0] + "[", record[0], record[1],
+            ",", "]" + around[1], records);
+    }
+
+    /** {@link #auditBatch} with each entry about an object of its own: the marker starts {@code api.object}. */
+    static Shape auditSpread(byte[] entry, int entries) throws IOException {
+        ObjectNode one = (ObjectNode) new ObjectMapper().readTree(entry);
+        ObjectNode api = (ObjectNode) one.path("api");
+        api.put("object", "@@marker@@" + api.path("object").asText());
+        String[] parts = one.toString().split("@@marker@@", -1);
+        return new Shape("/audit", Map.of("X-Minio-Webhook-Payload-Count", Integer.toString(entries)), "",
+            parts[0], parts[1], "\n", "\n", entries);
+    }
+
     /** The shape of MinIO's audit webhook with batching: {@code entries} NDJSON lines, no Content-Type. */
     static Shape auditBatch(byte[] entry, int entries) throws IOException {
         String one = new ObjectMapper().readTree(entry).toString();

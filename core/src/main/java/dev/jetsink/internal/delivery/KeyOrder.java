@@ -219,7 +219,7 @@ final class KeyOrder {
             return 0;
         }
         if (p.keySequence() == 0) {
-            KeySequences.Last last = sequences.last(p.orderKey());
+            KeySequences.Last last = sequences.last(keyHash(p));
             p.keySequence(repeats(p, last) ? last.number() : last.number() + 1);
         }
         return p.keySequence();
@@ -231,18 +231,26 @@ final class KeyOrder {
      * re-send of a body jetsink had taken, same msg id). Its publish is a duplicate of the stored
      * copy, which has the number.
      */
-    private boolean repeats(PendingEntry p, KeySequences.Last last) {
-        return last.number() > 0 && (p.seq() <= last.queueSeq() || sequences.msgIdHash(p.entry().msgId()) == last.msgIdHash());
+    private static boolean repeats(PendingEntry p, KeySequences.Last last) {
+        return last.number() > 0 && (p.seq() <= last.queueSeq() || KeySequences.hash(p.entry().msgId()) == last.msgIdHash());
     }
 
     /** {@code p} settled (stored, or in the failed store): its number is its object's last. */
     private void consume(PendingEntry p) {
         if (sequences != null && sequences.usable()) {
             long number = sequence(p);
-            if (!repeats(p, sequences.last(p.orderKey()))) {
-                sequences.settled(p.orderKey(), number, p.seq(), p.entry().msgId());
+            if (!repeats(p, sequences.last(keyHash(p)))) {
+                sequences.settled(keyHash(p), number, p.seq(), KeySequences.hash(p.entry().msgId()));
             }
         }
+    }
+
+    /** The hash {@link KeySequences} keeps {@code p}'s object by, worked out once. */
+    private static long keyHash(PendingEntry p) {
+        if (p.keyHash() == 0) {
+            p.keyHash(KeySequences.hash(p.orderKey()));
+        }
+        return p.keyHash();
     }
 
     /** Forces the objects' sequences to disk (before resolutions become durable; the dispatcher stops). */

@@ -26,15 +26,21 @@ import org.slf4j.LoggerFactory;
  * <p>The file is written out in full when it is made (no holes), read through a read-only memory
  * mapping and written with positional writes: a full disk then fails a write with an error instead
  * of faulting a mapped page. A write is in the page cache at once, so a killed process loses
- * nothing; {@link #force} makes the writes durable against a crash of the machine, and the queue
- * runs it before it makes resolutions durable. After a failed write the table stops numbering
- * (logged) until the target is opened again.
+ * nothing. Against a crash of the machine each write is also kept in memory until {@link #force}
+ * appends it to the journal {@value #JOURNAL} and forces that: one sequential write instead of the
+ * table's scattered pages. Opening replays the journal into the table. The queue runs
+ * {@link #force} before it makes resolutions durable. Past {@value #JOURNAL_MAX} bytes of journal
+ * the table itself is forced and the journal emptied. After a failed write the table stops
+ * numbering (logged) until the target is opened again.
  *
  * <p>Only the dispatcher's thread writes; {@link #force} may run on the queue's upkeep thread.
  */
 public final class KeySequences {
     /** The table's file name in the queue dir. */
     public static final String FILE = "order-sequences";
+    /** The journal's file name in the queue dir. */
+    public static final String JOURNAL = "order-sequences.journal";
+    private static final long JOURNAL_MAX = 64L << 20;
     private static final Logger log = LoggerFactory.getLogger(KeySequences.class);
     private static final long MAGIC = 0x4a534b5345510003L; // "JSKSEQ" and format 3
     private static final int HEADER = 32;
@@ -52,12 +58,14 @@ public final class KeySequences {
     }
 
     private final Path file;
-    private final MessageDigest sha = sha256();
     private volatile FileChannel channel;
     private MappedByteBuffer table;
     private int capacity;
     private int count;
     private volatile boolean broken;
+    /** Slots written since the last {@link #force}, 32 bytes each; guarded by itself. */
+    private final java.io.ByteArrayOutputStream unjournaled = new java.io.ByteArrayOutputStream();
+    private FileChannel journal;
 
     private KeySequences(Path file) {
         this.file = file;
@@ -83,6 +91,7 @@ public final class KeySequences {
                 create(s.file, FIRST_CAPACITY);
                 s.attach(s.file, FIRST_CAPACITY);
             }
+            s.replay(queueDir.resolve(JOURNAL));
         } catch (IOException e) {
             throw new UncheckedIOException("order sequences file " + s.file, e);
         }
@@ -94,51 +103,98 @@ public final class KeySequences {
         return !broken;
     }
 
-    /** {@code key}'s last settled event. */
-    public Last last(String key) {
-        long h = hash(key);
-        int at = find(table, capacity, h);
-        return table.getLong(slot(at)) == h
+    /** {@code keyHash}'s (an object key's {@link #hash}) last settled event. */
+    public Last last(long keyHash) {
+        int at = find(table, capacity, keyHash);
+        return table.getLong(slot(at)) == keyHash
             ? new Last(table.getLong(slot(at) + 8), table.getLong(slot(at) + 16), table.getLong(slot(at) + 24)) : Last.NONE;
     }
 
-    /** {@code key}'s event at {@code queueSeq}, msg id {@code msgId}, settled with {@code number}. */
-    public void settled(String key, long number, long queueSeq, String msgId) {
+    /** The object {@code keyHash}'s event at {@code queueSeq} (msg id hash {@code msgIdHash}) settled with {@code number}. */
+    public void settled(long keyHash, long number, long queueSeq, long msgIdHash) {
         if (broken) {
             return;
         }
-        long h = hash(key);
+        ByteBuffer b = ByteBuffer.allocate(SLOT).putLong(keyHash).putLong(number).putLong(queueSeq).putLong(msgIdHash).flip();
+        if (put(b)) {
+            synchronized (unjournaled) {
+                unjournaled.write(b.array(), 0, SLOT);
+            }
+        }
+    }
+
+    /** Writes slot {@code b} (its key hash first) into the table; false when there is no room or the write failed. */
+    private boolean put(ByteBuffer b) {
+        long h = b.getLong(0);
         int at = find(table, capacity, h);
         if (table.getLong(slot(at)) != h) {
             if ((count + 1L) * 10 > capacity * 6L && !grow()) {
-                return; // logged: at the largest size, a new object keeps no sequence past a restart
+                return false; // logged: at the largest size, a new object keeps no sequence past a restart
             }
             at = find(table, capacity, h);
             count++;
         }
-        // the key last: a slot is taken only with its values
-        ByteBuffer b = ByteBuffer.allocate(SLOT).putLong(h).putLong(number).putLong(queueSeq).putLong(hash(msgId)).flip();
         try {
-            write(channel, b.slice(8, 24), slot(at) + 8L);
-            write(channel, b.slice(0, 8), slot(at));
+            write(channel, b.duplicate(), slot(at));
+            return true;
         } catch (IOException e) {
             broken = true;
             log.error("order sequences file {} not written ({}): messages carry no Jetsink-Sequence until the target is"
                 + " opened again", file.getFileName(), e.toString());
+            return false;
         }
     }
 
-    /** The hash {@link Last#msgIdHash} holds of {@code msgId}. */
-    public long msgIdHash(String msgId) {
-        return hash(msgId);
+    /** Puts the journal's slots into the table (a crash of the machine may have lost them there), then empties it. */
+    private void replay(Path path) throws IOException {
+        journal = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        long whole = journal.size() / SLOT * SLOT; // a slot cut short by a crash was never forced: dropped
+        ByteBuffer b = ByteBuffer.allocate(SLOT);
+        for (long at = 0; at < whole; at += SLOT) {
+            b.clear();
+            while (b.hasRemaining() && journal.read(b, at + b.position()) > 0) {
+                // one slot
+            }
+            b.flip();
+            if (b.getLong(16) > last(b.getLong(0)).queueSeq() && !put(b)) {
+                throw new IOException("a journal slot could not be put back into the table");
+            }
+        }
+        channel.force(false);
+        journal.truncate(0);
+        journal.force(true);
     }
 
-    /** Forces the writes to disk: before the queue makes resolutions durable, and when the target stops. */
-    public void force() {
+    /** The hash a key or a msg id is kept by: the first 8 bytes of its SHA-256, never 0. */
+    public static long hash(String text) {
+        byte[] d = SHA.get().digest(text.getBytes(StandardCharsets.UTF_8));
+        long h = ByteBuffer.wrap(d).getLong();
+        return h == 0 ? 1 : h;
+    }
+
+    /**
+     * Makes every write so far durable: appends them to the journal and forces it (before the queue
+     * makes resolutions durable, and when the target stops). Past {@value #JOURNAL_MAX} bytes the
+     * table is forced and the journal emptied.
+     */
+    public synchronized void force() {
+        byte[] slots;
+        synchronized (unjournaled) {
+            slots = unjournaled.toByteArray();
+            unjournaled.reset();
+        }
         try {
-            channel.force(false);
+            if (slots.length > 0) {
+                write(journal, ByteBuffer.wrap(slots), journal.size());
+                journal.force(false);
+            }
+            if (journal.size() > JOURNAL_MAX) {
+                channel.force(false); // holds every slot the journal holds: each was written there first
+                journal.truncate(0);
+                journal.force(true);
+            }
         } catch (IOException e) {
-            throw new UncheckedIOException("order sequences file " + file + " not forced", e);
+            throw new UncheckedIOException("order sequences journal " + file.resolveSibling(JOURNAL) + " not forced", e);
         }
     }
 
@@ -251,17 +307,11 @@ public final class KeySequences {
         return HEADER + i * SLOT;
     }
 
-    private static MessageDigest sha256() {
+    private static final ThreadLocal<MessageDigest> SHA = ThreadLocal.withInitial(() -> {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform has SHA-256", e);
         }
-    }
-
-    private long hash(String key) {
-        byte[] d = sha.digest(key.getBytes(StandardCharsets.UTF_8));
-        long h = ByteBuffer.wrap(d).getLong();
-        return h == 0 ? 1 : h;
-    }
+    });
 }

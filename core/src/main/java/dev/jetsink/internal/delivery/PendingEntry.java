@@ -14,6 +14,7 @@ final class PendingEntry {
     private String orderKey;
     private Outcome follows;
     private long keySequence;
+    private long keyHash;
 
     PendingEntry(QueuedEntry entry, RetryState retry) {
         this.entry = entry;
@@ -73,5 +74,14 @@ final class PendingEntry {
 
     void keySequence(long sequence) {
         this.keySequence = sequence;
+    }
+
+    /** The hash its object's sequence is kept by ({@link KeySequences#hash}); 0 until worked out. */
+    long keyHash() {
+        return keyHash;
+    }
+
+    void keyHash(long hash) {
+        this.keyHash = hash;
     }
 }

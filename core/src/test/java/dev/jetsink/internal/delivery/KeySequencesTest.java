@@ -15,16 +15,16 @@ class KeySequencesTest {
     @Test
     void eachObjectsLastSequenceIsKeptAcrossAReopen() {
         KeySequences s = KeySequences.open(dir);
-        assertThat(s.last("photos/a.jpg")).isEqualTo(KeySequences.Last.NONE);
-        s.settled("photos/a.jpg", 1, 10, "m-10");
-        s.settled("photos/a.jpg", 2, 12, "m-12");
-        s.settled("photos/b.jpg", 1, 11, "m-11");
-        assertThat(s.last("photos/a.jpg")).isEqualTo(new KeySequences.Last(2, 12, s.msgIdHash("m-12")));
+        assertThat(s.last(KeySequences.hash("photos/a.jpg"))).isEqualTo(KeySequences.Last.NONE);
+        s.settled(KeySequences.hash("photos/a.jpg"), 1, 10, KeySequences.hash("m-10"));
+        s.settled(KeySequences.hash("photos/a.jpg"), 2, 12, KeySequences.hash("m-12"));
+        s.settled(KeySequences.hash("photos/b.jpg"), 1, 11, KeySequences.hash("m-11"));
+        assertThat(s.last(KeySequences.hash("photos/a.jpg"))).isEqualTo(new KeySequences.Last(2, 12, KeySequences.hash("m-12")));
 
         KeySequences again = KeySequences.open(dir); // a restart, without force: the page cache has it
-        assertThat(again.last("photos/a.jpg")).isEqualTo(new KeySequences.Last(2, 12, s.msgIdHash("m-12")));
-        assertThat(again.last("photos/b.jpg")).isEqualTo(new KeySequences.Last(1, 11, s.msgIdHash("m-11")));
-        assertThat(again.last("photos/c.jpg")).isEqualTo(KeySequences.Last.NONE);
+        assertThat(again.last(KeySequences.hash("photos/a.jpg"))).isEqualTo(new KeySequences.Last(2, 12, KeySequences.hash("m-12")));
+        assertThat(again.last(KeySequences.hash("photos/b.jpg"))).isEqualTo(new KeySequences.Last(1, 11, KeySequences.hash("m-11")));
+        assertThat(again.last(KeySequences.hash("photos/c.jpg"))).isEqualTo(KeySequences.Last.NONE);
     }
 
     @Test
@@ -33,15 +33,16 @@ class KeySequencesTest {
         long firstSize = Files.size(dir.resolve(KeySequences.FILE));
         int objects = 50_000; // past 60 % of the first 65 536 slots
         for (int i = 0; i < objects; i++) {
-            s.settled("bucket/object-" + i, i + 1, 1000L + i, "m-" + i);
+            s.settled(KeySequences.hash("bucket/object-" + i), i + 1, 1000L + i, KeySequences.hash("m-" + i));
         }
         assertThat(Files.size(dir.resolve(KeySequences.FILE))).isGreaterThan(firstSize);
         KeySequences again = KeySequences.open(dir);
         for (int i = 0; i < objects; i++) {
-            assertThat(again.last("bucket/object-" + i)).as("object " + i).isEqualTo(new KeySequences.Last(i + 1, 1000L + i, s.msgIdHash("m-" + i)));
+            assertThat(again.last(KeySequences.hash("bucket/object-" + i))).as("object " + i).isEqualTo(new KeySequences.Last(i + 1, 1000L + i, KeySequences.hash("m-" + i)));
         }
         try (Stream<Path> files = Files.list(dir)) {
-            assertThat(files).as("no file of the growth left behind").containsExactly(dir.resolve(KeySequences.FILE));
+            assertThat(files).as("no file of the growth left behind")
+                .containsExactlyInAnyOrder(dir.resolve(KeySequences.FILE), dir.resolve(KeySequences.JOURNAL));
         }
     }
 
@@ -49,12 +50,31 @@ class KeySequencesTest {
     void anUnreadableFileIsSetAsideAndTheSequencesStartAgain() throws Exception {
         Files.writeString(dir.resolve(KeySequences.FILE), "not a table");
         KeySequences s = KeySequences.open(dir);
-        assertThat(s.last("photos/a.jpg")).isEqualTo(KeySequences.Last.NONE);
-        s.settled("photos/a.jpg", 1, 5, "m-5");
+        assertThat(s.last(KeySequences.hash("photos/a.jpg"))).isEqualTo(KeySequences.Last.NONE);
+        s.settled(KeySequences.hash("photos/a.jpg"), 1, 5, KeySequences.hash("m-5"));
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString()))
                 .anyMatch(n -> n.startsWith(KeySequences.FILE + ".unreadable-"));
         }
-        assertThat(KeySequences.open(dir).last("photos/a.jpg").number()).isEqualTo(1);
+        assertThat(KeySequences.open(dir).last(KeySequences.hash("photos/a.jpg")).number()).isEqualTo(1);
+    }
+
+    @Test
+    void whatTheJournalHoldsIsPutBackWhenTheTableLostIt() throws Exception {
+        KeySequences s = KeySequences.open(dir);
+        s.settled(KeySequences.hash("photos/a.jpg"), 1, 10, KeySequences.hash("m-10"));
+        s.force();
+        byte[] tableBefore = Files.readAllBytes(dir.resolve(KeySequences.FILE));
+        s.settled(KeySequences.hash("photos/a.jpg"), 2, 12, KeySequences.hash("m-12"));
+        s.settled(KeySequences.hash("photos/b.jpg"), 1, 13, KeySequences.hash("m-13"));
+        s.force(); // the queue forces before its resolutions: the journal holds both writes now
+        assertThat(Files.size(dir.resolve(KeySequences.JOURNAL))).isEqualTo(3 * 32);
+        // a crash of the machine: the table's pages written since never reached the disk
+        Files.write(dir.resolve(KeySequences.FILE), tableBefore);
+
+        KeySequences again = KeySequences.open(dir);
+        assertThat(again.last(KeySequences.hash("photos/a.jpg"))).isEqualTo(new KeySequences.Last(2, 12, KeySequences.hash("m-12")));
+        assertThat(again.last(KeySequences.hash("photos/b.jpg")).number()).isEqualTo(1);
+        assertThat(Files.size(dir.resolve(KeySequences.JOURNAL))).as("emptied once replayed").isZero();
     }
 }
