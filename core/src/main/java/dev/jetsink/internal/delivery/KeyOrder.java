@@ -232,7 +232,7 @@ final class KeyOrder {
      * copy, which has the number.
      */
     private static boolean repeats(PendingEntry p, KeySequences.Last last) {
-        return last.number() > 0 && (p.seq() <= last.queueSeq() || KeySequences.hash(p.entry().msgId()) == last.msgIdHash());
+        return last.number() > 0 && (p.seq() <= last.queueSeq() || KeySequences.msgIdHash(p.entry().msgId()) == last.msgIdHash());
     }
 
     /** {@code p} settled (stored, or in the failed store): its number is its object's last. */
@@ -240,7 +240,7 @@ final class KeyOrder {
         if (sequences != null && sequences.usable()) {
             long number = sequence(p);
             if (!repeats(p, sequences.last(keyHash(p)))) {
-                sequences.settled(keyHash(p), number, p.seq(), KeySequences.hash(p.entry().msgId()));
+                sequences.settled(keyHash(p), number, p.seq(), KeySequences.msgIdHash(p.entry().msgId()));
             }
         }
     }
