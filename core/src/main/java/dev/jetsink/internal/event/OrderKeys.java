@@ -34,7 +34,7 @@ public final class OrderKeys {
     /** {@code key} itself, or its SHA-256 when it is longer than {@value #MAX_BYTES} bytes or not Unicode. */
     public static String bounded(String key) {
         byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-        if (bytes.length <= MAX_BYTES && !hasLoneSurrogate(key)) {
+        if (bytes.length <= MAX_BYTES && wellFormed(key)) {
             return key;
         }
         return "sha256:" + HexFormat.of().formatHex(CanonicalJson.sha256().digest(bytes));
@@ -50,15 +50,16 @@ public final class OrderKeys {
         }
     }
 
-    private static boolean hasLoneSurrogate(String s) {
+    /** Whether {@code s} is Unicode: every surrogate is half of a pair (UTF-8 can carry it). */
+    public static boolean wellFormed(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                return true;
+                return false;
             }
         }
-        return false;
+        return true;
     }
 }

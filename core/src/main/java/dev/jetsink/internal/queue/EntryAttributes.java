@@ -1,6 +1,7 @@
 package dev.jetsink.internal.queue;
 
 import dev.jetsink.internal.event.CloudEventAttributes;
+import dev.jetsink.internal.event.OrderKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,7 +51,7 @@ public record EntryAttributes(int replays, Optional<String> subject, Optional<St
         check(traceparent, MAX_TRACE_BYTES, "traceparent");
         check(tracestate, MAX_TRACE_BYTES, "tracestate");
         check(cloudEvent, MAX_CLOUD_EVENT_BYTES, "cloudEvent");
-        if (orderKey.isPresent() && (!wellFormed(orderKey.get())
+        if (orderKey.isPresent() && (!OrderKeys.wellFormed(orderKey.get())
             || orderKey.get().getBytes(StandardCharsets.UTF_8).length > MAX_ORDER_KEY_BYTES)) {
             throw new IllegalArgumentException("orderKey must be well-formed and at most " + MAX_ORDER_KEY_BYTES + " bytes");
         }
@@ -61,25 +62,13 @@ public record EntryAttributes(int replays, Optional<String> subject, Optional<St
             return;
         }
         String v = value.get();
-        if (!wellFormed(v)) {
+        if (!OrderKeys.wellFormed(v)) {
             // UTF-8 cannot carry an unpaired surrogate: it would be stored as '?' and read back changed
             throw new IllegalArgumentException(name + " contains an unpaired UTF-16 surrogate");
         }
         if (v.isEmpty() || v.getBytes(StandardCharsets.UTF_8).length > max) {
             throw new IllegalArgumentException(name + " must be 1 to " + max + " bytes");
         }
-    }
-
-    private static boolean wellFormed(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Only a replay count. */

@@ -70,10 +70,7 @@ class ClusterDeliveryTest {
         LifecycleEvents events = new LifecycleEvents();
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         Path queueRoot = Files.createTempDirectory("jetsink-cluster-test");
-        try (Connection admin = Nats.connect(new Options.Builder().servers(cluster.urlArray()).maxReconnects(-1)
-                .reconnectWait(Duration.ofMillis(100)).build())) {
-            Streams.create(admin, StreamSpec.of(stream, subject).replicas(NatsCluster.SIZE)
-                .duplicateWindow(Duration.ofSeconds(274)).build());
+        try (Connection admin = adminWithStream(stream, subject)) {
             TargetRuntime runtime = new TargetRuntime(clock, sleeper, events, new StreamConcurrency(20), 1.0, scheduler);
             try (NatsTarget t = NatsTarget.open(config(kind, stream, subject, queueRoot), runtime)) {
                 t.start();
@@ -116,10 +113,7 @@ class ClusterDeliveryTest {
         LifecycleEvents events = new LifecycleEvents();
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         Path queueRoot = Files.createTempDirectory("jetsink-cluster-test");
-        try (Connection admin = Nats.connect(new Options.Builder().servers(cluster.urlArray()).maxReconnects(-1)
-                .reconnectWait(Duration.ofMillis(100)).build())) {
-            Streams.create(admin, StreamSpec.of(stream, subject).replicas(NatsCluster.SIZE)
-                .duplicateWindow(Duration.ofSeconds(274)).build());
+        try (Connection admin = adminWithStream(stream, subject)) {
             TargetRuntime runtime = new TargetRuntime(clock, sleeper, events, new StreamConcurrency(20), 1.0, scheduler);
             Map<String, String> env = env(TargetKind.NOTIFY, stream, subject, queueRoot);
             env.put(TargetKind.NOTIFY.envPrefix() + "ORDER", "key");
@@ -152,6 +146,15 @@ class ClusterDeliveryTest {
         } finally {
             scheduler.shutdownNow();
         }
+    }
+
+    /** An admin connection to the cluster that follows it through kills, and an R3 stream on it. */
+    private static Connection adminWithStream(String stream, String subject) throws Exception {
+        Connection admin = Nats.connect(new Options.Builder().servers(cluster.urlArray()).maxReconnects(-1)
+            .reconnectWait(Duration.ofMillis(100)).build());
+        Streams.create(admin, StreamSpec.of(stream, subject).replicas(NatsCluster.SIZE)
+            .duplicateWindow(Duration.ofSeconds(274)).build());
+        return admin;
     }
 
     /** Events {@code from..from+count-1}, event i about object {@code i % 20}, queued without waiting for each. */
