@@ -28,15 +28,35 @@ public final class BenchReport {
     public static void main(String[] args) throws Exception {
         JsonNode root = new ObjectMapper().readTree(Path.of(args[0]).toFile());
         Path doc = Path.of(args[1]);
-        String text = Files.readString(doc, StandardCharsets.UTF_8);
-        int start = text.indexOf(START);
-        int end = text.indexOf(END);
-        if (start < 0 || end < start) {
-            throw new IllegalStateException(doc + " has no generated block (" + START + " ... " + END + ")");
-        }
-        String block = START + "\n" + tables(root) + END;
-        Files.writeString(doc, text.substring(0, start) + block + text.substring(end + END.length()), StandardCharsets.UTF_8);
+        Files.writeString(doc, replaceBlock(Files.readString(doc, StandardCharsets.UTF_8), START, END, tables(root), doc),
+            StandardCharsets.UTF_8);
         System.out.println("wrote the headline tables of " + doc);
+        if (args.length > 2) {
+            Path operations = Path.of(args[2]);
+            Files.writeString(operations, replaceBlock(Files.readString(operations, StandardCharsets.UTF_8), SizingReport.START,
+                SizingReport.END, SizingReport.table(root), operations), StandardCharsets.UTF_8);
+            System.out.println("wrote the sizing table of " + operations);
+        }
+    }
+
+    /** {@code text} with what stands between {@code start} and {@code end} replaced by {@code body}. */
+    static String replaceBlock(String text, String start, String end, String body, Path doc) {
+        int from = text.indexOf(start);
+        int to = text.indexOf(end);
+        if (from < 0 || to < from) {
+            throw new IllegalStateException(doc + " has no generated block (" + start + " ... " + end + ")");
+        }
+        return text.substring(0, from) + start + "\n" + body + end + text.substring(to + end.length());
+    }
+
+    /** The text between {@code start} and {@code end} in {@code text}, as {@link #replaceBlock} writes it. */
+    static String block(String text, String start, String end) {
+        int from = text.indexOf(start);
+        int to = text.indexOf(end);
+        if (from < 0 || to < from) {
+            throw new IllegalStateException("no generated block (" + start + " ... " + end + ")");
+        }
+        return text.substring(from + start.length() + 1, to);
     }
 
     static String tables(JsonNode root) {
@@ -52,7 +72,7 @@ public final class BenchReport {
             md.append("\n**Batches: ").append(form.getKey().replace('_', ' ')).append("** (`bench/run batch`: ")
                 .append(batch.path("rounds").asInt()).append(" rounds of ").append(batch.path("seconds").asInt())
                 .append(" s, ").append(batch.path("wrk_connections").asInt()).append(" connections, ")
-                .append(f.path("events_per_post").asInt()).append(" events per POST; first POST to last event stored)\n\n")
+                .append(f.path("events_per_post").asInt()).append(" events per POST; first POST to last event stored)").append(measured(batch)).append("\n\n")
                 .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
             row(md, "jetsink events/s", f.path("jetsink_eps"), f.path("jetsink_cpu_pressure_pct"), "", 0);
             row(md, "raw jnats publishAsync events/s", f.path("raw_eps"), f.path("raw_cpu_pressure_pct"), "", 0);
@@ -64,7 +84,7 @@ public final class BenchReport {
             JsonNode f = form.getValue();
             md.append("\n**Batches with `ORDER=key`: ").append(form.getKey().replace('_', ' '))
                 .append("** (`bench/run batch`: each event about an object of its own, a second daemon with ORDER=key"
-                    + " alternated with the first, same rounds)\n\n")
+                    + " alternated with the first, same rounds)").append(measured(batch)).append("\n\n")
                 .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
             row(md, "default events/s", f.path("default_eps"), f.path("cpu_pressure_pct"), "", 0);
             row(md, "`ORDER=key` events/s", f.path("ordered_eps"), null, "", 0);
@@ -78,7 +98,7 @@ public final class BenchReport {
         if (queue.path("by_producers").path("64").path("jetsink_eps").isObject()) {
             md.append("\n**Durable enqueue** (`bench/run queue`: ").append(queue.path("rounds").asInt()).append(" rounds of ")
                 .append(queue.path("seconds").asInt()).append(" s per store, alternating; ")
-                .append(queue.path("event_bytes").asInt()).append(" B events, each producer waiting for its fsync)\n\n")
+                .append(queue.path("event_bytes").asInt()).append(" B events, each producer waiting for its fsync)").append(measured(queue)).append("\n\n")
                 .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
             for (String p : new String[] {"1", "8", "64"}) {
                 JsonNode at = queue.path("by_producers").path(p);
@@ -93,7 +113,7 @@ public final class BenchReport {
             md.append("\n**Recovery** (`bench/run recovery`: ").append(recovery.path("rounds").asInt()).append(" rounds; ")
                 .append(String.format(Locale.ROOT, "%,d", recovery.path("entries").asInt())).append(" queued entries of ")
                 .append(recovery.path("event_bytes").asInt()).append(" B opened and drained by a daemon with ")
-                .append(recovery.path("jvm_options").asText()).append(")\n\n")
+                .append(recovery.path("jvm_options").asText()).append(")").append(measured(recovery)).append("\n\n")
                 .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
             row(md, "open (ms)", recovery.path("open_ms"), recovery.path("cpu_pressure_pct"), "", 0);
             row(md, "peak RSS while draining (MiB)", recovery.path("peak_rss_mib"), null, "", 0);
@@ -102,7 +122,7 @@ public final class BenchReport {
         JsonNode msgId = root.path("msg_id_cost");
         if (msgId.path("parse_envelope_id_ns").isObject()) {
             md.append("\n**Per event in the request thread** (`bench/run msgid`: ").append(msgId.path("rounds").asInt())
-                .append(" rounds; one 1.3 KiB MinIO record)\n\n")
+                .append(" rounds; one 1.3 KiB MinIO record)").append(measured(msgId)).append("\n\n")
                 .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
             row(md, "parse + envelope + digest + msg id (ns)", msgId.path("parse_envelope_id_ns"), msgId.path("cpu_pressure_pct"), "", 0);
             row(md, "of which canonical digest (ns)", msgId.path("canonical_digest_ns"), null, "", 0);
@@ -137,7 +157,7 @@ public final class BenchReport {
         md.append("\n**One event per POST").append(where).append("** (`bench/run ingest").append(where.isEmpty() ? "" : " --replicas 3")
             .append("`: ").append(ingest.path("rounds").asInt(1))
             .append(" rounds of ").append(ingest.path("seconds").asInt()).append(" s, ")
-            .append(ingest.path("wrk_connections").asInt()).append(" keep-alive connections, JetStream, fsync on)\n\n")
+            .append(ingest.path("wrk_connections").asInt()).append(" keep-alive connections, JetStream, fsync on)").append(measured(ingest)).append("\n\n")
             .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
         row(md, "jetsink requests/s", ingest.path("jetsink_rps"), ingest.path("jetsink_cpu_pressure_pct"), "", 0);
         row(md, "daemon CPU per request (µs)", ingest.path("jetsink_daemon_cpu_us_per_request"), null, "≤ 50", 1);
@@ -156,7 +176,7 @@ public final class BenchReport {
         md.append("\n**Drain").append(where).append("** (`bench/run drain").append(where.isEmpty() ? "" : " --replicas 3")
             .append("`: ").append(String.format(Locale.ROOT, "%,d", drain.path("events").asInt()))
             .append(" queued events of ").append(drain.path("event_bytes").asInt()).append(" B to JetStream, ")
-            .append(drain.path("rounds").asInt()).append(" rounds, each jetsink then raw publish of the same events)\n\n")
+            .append(drain.path("rounds").asInt()).append(" rounds, each jetsink then raw publish of the same events)").append(measured(drain)).append("\n\n")
             .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
         row(md, "jetsink events/s", drain.path("jetsink_eps"), drain.path("cpu_pressure_pct"), "", 0);
         row(md, "raw jnats publishAsync events/s", drain.path("raw_eps"), null, "", 0);
@@ -180,7 +200,7 @@ public final class BenchReport {
             .append(String.format(Locale.ROOT, "%,d", latency.path("offered_eps").asInt()))
             .append(" events/s, POST to stored in the stream; the disk's own fsync measured in the same rounds")
             .append(latency.has("compare_jar") ? "; `older` is " + latency.path("compare_jar").asText()
-                .replaceAll(".*/", "") + " in alternate rounds" : "").append(")\n\n")
+                .replaceAll(".*/", "") + " in alternate rounds" : "").append(")").append(measured(latency)).append("\n\n")
             .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
         boolean goalRate = rate == 10_000;
         row(md, "p50 (ms)", latency.path("p50_ms"), latency.path("cpu_pressure_pct"), goalRate ? "≤ 3" : "", 2);
@@ -193,6 +213,11 @@ public final class BenchReport {
             row(md, "older build p50 (ms)", latency.path("older_p50_ms"), latency.path("older_cpu_pressure_pct"), "", 2);
             row(md, "older build p99 (ms)", latency.path("older_p99_ms"), null, "", 2);
         }
+    }
+
+    /** "; measured 2026-12-07, nats-server 2.15.1": when the section was measured ({@link BenchStamp}). */
+    private static String measured(JsonNode section) {
+        return ", measured " + BenchStamp.of(section);
     }
 
     /** A table row: a spread {@code {min, median, max}} or a single value. */

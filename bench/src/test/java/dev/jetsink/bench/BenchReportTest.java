@@ -4,6 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -88,5 +93,47 @@ class BenchReportTest {
         assertThat(md).contains("**Drain** (`bench/run drain`:");
         assertThat(md).contains("**Drain, R3 stream on a local 3-node cluster** (`bench/run drain --replicas 3`:");
         assertThat(md).contains("| jetsink events/s | 20,000 |");
+    }
+
+    /** The figures BENCHMARKS.md and OPERATIONS.md section 17 show are latest.json's, as generated now. */
+    @Test
+    void theDocumentsShowTheFiguresLatestJsonHolds() throws IOException {
+        Path top = Path.of("..").toAbsolutePath().normalize();
+        JsonNode latest = JSON.readTree(top.resolve("bench/results/latest.json").toFile());
+        String benchmarks = Files.readString(top.resolve("docs/BENCHMARKS.md"), StandardCharsets.UTF_8);
+        String operations = Files.readString(top.resolve("docs/OPERATIONS.md"), StandardCharsets.UTF_8);
+        assertThat(BenchReport.block(benchmarks, BenchReport.START, BenchReport.END))
+            .as("BENCHMARKS.md's generated tables; run bench/run chart").isEqualTo(BenchReport.tables(latest));
+        assertThat(BenchReport.block(operations, SizingReport.START, SizingReport.END))
+            .as("OPERATIONS.md's sizing table; run bench/run chart").isEqualTo(SizingReport.table(latest));
+        for (Map.Entry<String, JsonNode> section : latest.properties()) {
+            assertThat(BenchStamp.of(section.getValue())).as("date of section " + section.getKey()).isNotEqualTo("undated");
+        }
+    }
+
+    @Test
+    void aRunDatesTheSectionsItChangedAndLeavesTheOthersTheirDate() {
+        ObjectNode before = JSON.createObjectNode();
+        before.putObject("drain").put("jetsink_eps", 1).putObject("measured").put("date", "2026-12-01").put("nats_server", "2.9.10");
+        before.putObject("ingest").put("jetsink_rps", 2).putObject("measured").put("date", "2026-12-01").put("nats_server", "2.9.10");
+        ObjectNode now = before.deepCopy();
+        ((ObjectNode) now.path("drain")).put("jetsink_eps", 3);
+        now.putObject("latency").put("p50_ms", 4);
+
+        assertThat(BenchStamp.stamp(now, before, "2026-12-07", "2.15.1")).isEqualTo(2);
+        assertThat(BenchStamp.of(now.path("drain"))).isEqualTo("2026-12-07, nats-server 2.15.1");
+        assertThat(BenchStamp.of(now.path("latency"))).isEqualTo("2026-12-07, nats-server 2.15.1");
+        assertThat(BenchStamp.of(now.path("ingest"))).isEqualTo("2026-12-01, nats-server 2.9.10");
+    }
+
+    @Test
+    void theSizingTableGivesEachRowItsSectionsDateAndWhatACoreCarries() {
+        Map<String, Object> ingest = Map.of("jetsink_daemon_cpu_us_per_request", spread(100, 90, 110),
+            "jetsink_rps", spread(10_000, 9_000, 11_000), "measured", Map.of("date", "2026-12-07", "nats_server", "2.15.1"));
+        String md = SizingReport.table(JSON.valueToTree(Map.of("ingest", ingest)));
+        assertThat(md).contains("| daemon CPU, one event per POST (1.3 KiB MinIO record, JetStream, fsync on) | 100.0 (90.0–110.0) µs"
+            + " per request | 2026-12-07, nats-server 2.15.1 | about 10,000 requests/s per core of daemon CPU |");
+        assertThat(md).contains("| one daemon on the 2 shared vCPUs, one event per POST, R1 | 10,000 (9,000–11,000) requests/s |"
+            + " 2026-12-07, nats-server 2.15.1 |");
     }
 }
