@@ -88,14 +88,14 @@ class DistManifestTest {
         JsonNode mounts = container().path("volumeMounts");
         String queueMount = StreamSupport.stream(mounts.spliterator(), false)
             .filter(m -> m.path("name").asText().equals("queue")).findFirst().orElseThrow().path("mountPath").asText();
-        assertThat(dataDir).isEqualTo(queueMount);
+        assertThat(dataDir).as("the package's layout: the daemon's state below the queues").isEqualTo(queueMount + "/data");
         List<String> queueDirs = new ArrayList<>();
         env().forEach((k, v) -> {
             if (k.endsWith("_QUEUE_DIR")) {
                 queueDirs.add(v);
             }
         });
-        assertThat(queueDirs).hasSize(2).allMatch(d -> d.startsWith(queueMount + "/"));
+        assertThat(queueDirs).as("the package's layout: queues directly in the volume").hasSize(2).allMatch(d -> d.equals(queueMount));
         JsonNode claims = doc("StatefulSet/jetsink").path("spec").path("volumeClaimTemplates");
         assertThat(claims.get(0).path("metadata").path("name").asText()).isEqualTo("queue");
         assertThat(claims.get(0).path("spec").path("accessModes").get(0).asText()).isEqualTo("ReadWriteOnce");
