@@ -220,7 +220,8 @@ final class KeyOrder {
         }
         if (p.keySequence() == 0) {
             KeySequences.Last last = sequences.last(keyHash(p));
-            p.keySequence(repeats(p, last) ? last.number() : last.number() + 1);
+            boolean repeat = repeats(p, last);
+            p.keySequence(repeat ? last.number() : last.number() + 1, repeat);
         }
         return p.keySequence();
     }
@@ -235,11 +236,15 @@ final class KeyOrder {
         return last.number() > 0 && (p.seq() <= last.queueSeq() || KeySequences.msgIdHash(p.entry().msgId()) == last.msgIdHash());
     }
 
-    /** {@code p} settled (stored, or in the failed store): its number is its object's last. */
+    /**
+     * {@code p} settled (stored, or in the failed store): its number is its object's last. The
+     * object's last settled event read when {@code p} got its number is still its last: only the
+     * first unsettled entry of an object gets a number and settles.
+     */
     private void consume(PendingEntry p) {
         if (sequences != null && sequences.usable()) {
             long number = sequence(p);
-            if (!repeats(p, sequences.last(keyHash(p)))) {
+            if (!p.keyRepeat()) {
                 sequences.settled(keyHash(p), number, p.seq(), KeySequences.msgIdHash(p.entry().msgId()));
             }
         }

@@ -129,10 +129,12 @@ public final class KeySequences {
         long h = b.getLong(0);
         int at = find(table, capacity, h);
         if (table.getLong(slot(at)) != h) {
-            if ((count + 1L) * 10 > capacity * 6L && !grow()) {
-                return false; // logged: at the largest size, a new object keeps no sequence past a restart
+            if ((count + 1L) * 10 > capacity * 6L) {
+                if (!grow()) {
+                    return false; // logged: at the largest size, a new object keeps no sequence past a restart
+                }
+                at = find(table, capacity, h);
             }
-            at = find(table, capacity, h);
             count++;
         }
         try {

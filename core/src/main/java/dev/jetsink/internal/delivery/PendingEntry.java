@@ -14,6 +14,7 @@ final class PendingEntry {
     private String orderKey;
     private Outcome follows;
     private long keySequence;
+    private boolean keyRepeat;
     private long keyHash;
 
     PendingEntry(QueuedEntry entry, RetryState retry) {
@@ -72,8 +73,18 @@ final class PendingEntry {
         return keySequence;
     }
 
-    void keySequence(long sequence) {
+    /**
+     * Gives it its {@code Jetsink-Sequence}; {@code repeat} when it is its object's last settled event
+     * again (its number is already the object's last).
+     */
+    void keySequence(long sequence, boolean repeat) {
         this.keySequence = sequence;
+        this.keyRepeat = repeat;
+    }
+
+    /** Whether its number repeats its object's last settled one ({@link #keySequence(long, boolean)}). */
+    boolean keyRepeat() {
+        return keyRepeat;
     }
 
     /** The hash its object's sequence is kept by ({@link KeySequences#hash}); 0 until worked out. */
