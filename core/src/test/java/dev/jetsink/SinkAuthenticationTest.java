@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * The builder's NATS settings for real deployments, against real servers: an NKey seed file for a
  * server with an nkey user, and a JetStream domain or API prefix for a stream that lives in a hub
  * reached through a leaf node. Each delivers every event exactly once; a seed the server does not
- * know is refused by {@link Sink#awaitReady} at once, saying so and never showing the seed.
+ * know is refused by {@link Sink#awaitReady} at once, saying so and never showing the seed, and the
+ * event sent meanwhile stays queued.
  */
 @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
 class SinkAuthenticationTest {
@@ -46,6 +47,10 @@ class SinkAuthenticationTest {
 
     private static StreamSpec stream() {
         return StreamSpec.of(STREAM, SUBJECT).duplicateWindow(Duration.ofMinutes(5)).build();
+    }
+
+    private static S3EventRecord event(int i) {
+        return S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "obj-" + i + ".jpg").size(i).build();
     }
 
     private SinkBuilder<S3EventRecord> sink(String url) {
@@ -70,6 +75,7 @@ class SinkAuthenticationTest {
         Duration timeout = Duration.ofSeconds(60);
         try (NatsServer server = NatsServer.builder().config(fixtures.nkey()).build().start();
              Sink<S3EventRecord> sink = sink(server.url()).nkeySeedFile(fixtures.strangerNkeySeedFile()).build()) {
+            Receipt queued = sink.send(event(0)).get(30, TimeUnit.SECONDS);
             long began = System.nanoTime();
             SinkNotReadyException e = catchThrowableOfType(SinkNotReadyException.class, () -> sink.awaitReady(timeout));
             Duration waited = Duration.ofNanos(System.nanoTime() - began);
@@ -82,6 +88,8 @@ class SinkAuthenticationTest {
                 assertThat(e.getMessage()).doesNotContain(Files.readString(seed).strip());
             }
             assertThat(sink.status().health()).isNotEqualTo(SinkStatus.Health.ONLINE);
+            assertThat(queued.delivered()).as("kept, not delivered and not failed").isNotDone();
+            assertThat(sink.queueLength()).as("nothing lost").isEqualTo(1);
         }
     }
 
@@ -118,8 +126,7 @@ class SinkAuthenticationTest {
             sink.awaitReady(AWAIT);
             List<Receipt> receipts = new ArrayList<>();
             for (int i = 0; i < EVENTS; i++) {
-                receipts.add(sink.send(S3EventRecord.builder("s3:ObjectCreated:Put", "photos", "obj-" + i + ".jpg")
-                    .size(i).build()).get(30, TimeUnit.SECONDS));
+                receipts.add(sink.send(event(i)).get(30, TimeUnit.SECONDS));
             }
             for (Receipt r : receipts) {
                 Delivery d = r.delivered().get(30, TimeUnit.SECONDS);
