@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,7 +27,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * stream and recreates it with the same configuration; the queue then delivers the rest. The sealed
  * stream's content is read before the delete, so every acknowledged event is accounted for across
  * both streams.
+ *
+ * <p>Tagged {@code broker}: the compatibility pass runs it on the oldest and previous servers too.
  */
+@Tag("broker")
 class StreamSealedIT {
 
     @Test

@@ -1,6 +1,7 @@
 package dev.jetsink.testkit;
 
 import io.nats.client.Connection;
+import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamOptions;
 import io.nats.client.Nats;
 import io.nats.client.Options;
@@ -20,9 +21,10 @@ import java.util.regex.Pattern;
  * what a target with {@code jetstream_domain} must do.
  *
  * <p>{@link #start(String, String)} returns once a JetStream request sent to the leaf in the
- * domain gets the hub's answer. Create streams through the leaf in the domain: the hub sends a
- * stream's interest to the leaf before it answers the request over the same link, so publishes to
- * the leaf reach the stream as soon as the creation returns.
+ * domain gets the hub's answer. Create streams through the leaf in the domain
+ * ({@link #createStream(StreamSpec)}): the hub sends a stream's interest to the leaf before it
+ * answers the request over the same link, so publishes to the leaf reach the stream as soon as the
+ * creation returns.
  *
  * <pre>{@code
  * try (LeafNodePair pair = LeafNodePair.start("hub", "")) {
@@ -88,6 +90,27 @@ public final class LeafNodePair implements AutoCloseable {
     /** The hub's JetStream domain. */
     public String domain() {
         return domain;
+    }
+
+    /**
+     * Creates a stream in the hub's domain through the leaf, as an operator at the edge would; once
+     * it returns, publishes to the leaf reach the stream (see the class comment).
+     *
+     * @param spec the stream to create
+     * @throws IllegalStateException if the hub refuses it or does not answer
+     */
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
+    public void createStream(StreamSpec spec) {
+        try (Connection viaLeaf = Nats.connect(leaf.url())) {
+            viaLeaf.jetStreamManagement(JetStreamOptions.builder().domain(domain).build())
+                    .addStream(spec.toConfiguration());
+        } catch (IOException | JetStreamApiException e) {
+            throw new IllegalStateException("cannot create stream " + spec.name() + " in domain " + domain
+                    + " through the leaf: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     /** The leaf-node port the hub printed in its log; {@code -1} in the config lets it pick one. */

@@ -5,9 +5,6 @@ import dev.jetsink.lifecycle.LifecycleEvent.EntryResolved;
 import dev.jetsink.lifecycle.LifecycleEvent.StreamValidationFailed;
 import dev.jetsink.testkit.LeafNodePair;
 import dev.jetsink.testkit.StreamSpec;
-import io.nats.client.Connection;
-import io.nats.client.JetStreamOptions;
-import io.nats.client.Nats;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,20 +22,14 @@ class JetStreamDomainTest {
     private static final int EVENTS = 20;
     private static final String DOMAIN = "hub";
 
-    /** Creates the test stream through the leaf in the hub's domain, as an operator at the edge would. */
-    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
-    private static void createStreamThroughLeaf(LeafNodePair pair) throws Exception {
-        try (Connection viaLeaf = Nats.connect(pair.leaf().url())) {
-            viaLeaf.jetStreamManagement(JetStreamOptions.builder().domain(DOMAIN).build()).addStream(
-                StreamSpec.of(TargetHarness.STREAM, TargetHarness.SUBJECT).duplicateWindow(Duration.ofSeconds(274))
-                    .build().toConfiguration());
-        }
+    private static StreamSpec stream() {
+        return StreamSpec.of(TargetHarness.STREAM, TargetHarness.SUBJECT).duplicateWindow(Duration.ofSeconds(274)).build();
     }
 
     private static void deliversEachEventOnceThroughTheLeaf(String key, String value) throws Exception {
         try (LeafNodePair pair = LeafNodePair.start(DOMAIN, "");
              TargetHarness h = new TargetHarness(pair.hub())) {
-            createStreamThroughLeaf(pair);
+            pair.createStream(stream());
             Map<String, String> env = h.jetStreamEnv(TargetKind.NOTIFY);
             env.put(TargetKind.NOTIFY.envPrefix() + "ADDRESS", pair.leaf().url());
             env.put(TargetKind.NOTIFY.envPrefix() + key, value);
@@ -68,7 +59,7 @@ class JetStreamDomainTest {
     void wrongDomainFailsStreamValidationAtOnceAndKeepsEventsQueued() throws Exception {
         try (LeafNodePair pair = LeafNodePair.start(DOMAIN, "");
              TargetHarness h = new TargetHarness(pair.hub())) {
-            createStreamThroughLeaf(pair);
+            pair.createStream(stream());
             Map<String, String> env = h.jetStreamEnv(TargetKind.AUDIT);
             env.put(TargetKind.AUDIT.envPrefix() + "ADDRESS", pair.leaf().url());
             env.put(TargetKind.AUDIT.envPrefix() + "JETSTREAM_DOMAIN", "elsewhere");

@@ -83,7 +83,9 @@ public final class DemoCommand implements Callable<Integer> {
         Daemon daemon = null;
         try (Connection admin = Nats.connect(new Options.Builder().server(broker.url()).maxReconnects(-1)
                 .reconnectWait(Duration.ofMillis(100)).build())) {
-            out.printf("nats-server %s (JetStream, store %s)%n", broker.url(), work.resolve("nats/store"));
+            // The version the server itself announces (INFO), so a report names the broker it ran on.
+            out.printf("nats-server %s at %s (JetStream, store %s)%n", admin.getServerInfo().getVersion(), broker.url(),
+                work.resolve("nats/store"));
             DemoStream.provision(admin);
             out.printf("stream %s: file storage, duplicate window %d s (ack timeout %d s)%n", DemoStream.NAME,
                 dev.jetsink.internal.nats.DuplicateWindow.requiredSeconds(DemoStream.ACK_TIMEOUT_SECS), DemoStream.ACK_TIMEOUT_SECS);

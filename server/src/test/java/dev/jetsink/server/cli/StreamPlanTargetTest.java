@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,8 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code stream-plan --apply --target ID} against real servers: the connection (auth, TLS,
  * JetStream domain) and the stream, subject and ack timeout come from the target's configuration.
+ *
+ * <p>Tagged {@code broker}: the compatibility pass runs it on the oldest and previous servers too.
  */
 @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException; try-with-resources is still how it is closed
+@Tag("broker")
 class StreamPlanTargetTest {
     private static final String PASSWORD = "pa55-Of-The-Plan";
 

@@ -3,6 +3,8 @@ package dev.jetsink.server.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jetsink.server.ExitCode;
+import dev.jetsink.testkit.NatsBinary;
+import dev.jetsink.testkit.NatsVersion;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
@@ -10,7 +12,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** {@code jetsink demo}: the README's first command proves delivery and exits 0. */
+/**
+ * {@code jetsink demo}: the README's first command names the nats-server version it runs, proves
+ * delivery and exits 0.
+ */
 class DemoCommandTest {
 
     @Test
@@ -21,6 +26,8 @@ class DemoCommandTest {
         int code = cli.execute("--events", "800");
         String text = out.toString();
         assertThat(code).as(text).isZero();
+        NatsVersion version = NatsBinary.version(NatsServerBinary.locate(System.getenv()).orElseThrow());
+        assertThat(text).as("the version of the binary it runs").contains("nats-server " + version + " at nats://");
         assertThat(text).contains("SIGKILL nats-server mid-burst", "nats-server restarted on the same port",
             "PASS: every acknowledged event is in the stream exactly once (lost 0, duplicates stored 0)");
         Map<String, Long> table = table(text);
