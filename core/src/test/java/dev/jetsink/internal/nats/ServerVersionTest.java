@@ -20,7 +20,7 @@ class ServerVersionTest {
 
     @Test
     void aServerBeforeTheReplicationFixesIsWarnedAboutItsAcknowledgements() {
-        for (String v : new String[] {ServerVersion.OLDEST_TESTED, "2.10.27", "2.11.8"}) {
+        for (String v : new String[] {ServerVersion.OLDEST_TESTED, "2.10.27", "2.11.8", "2.11.9", "2.11.10", "2.12.0"}) {
             assertThat(ServerVersion.warning(info(v))).as(v).hasValueSatisfying(w -> assertThat(w)
                     .contains(v).contains("lose acknowledged messages after a leader change"));
         }
@@ -28,9 +28,18 @@ class ServerVersionTest {
 
     @Test
     void aCurrentServerIsNot() {
-        assertThat(ServerVersion.warning(info(ServerVersion.REPLICATION_FIXED))).isEmpty();
-        assertThat(ServerVersion.warning(info("2.12.0"))).isEmpty();
-        assertThat(ServerVersion.warning(info("2.15.1"))).isEmpty();
+        for (String v : new String[] {"2.11.11", "2.11.12", "2.12.1", "2.13.0", "2.14.0", "2.15.1", "3.0.0"}) {
+            assertThat(ServerVersion.warning(info(v))).as(v).isEmpty();
+        }
+    }
+
+    @Test
+    void theReplicationFixesAreReadFromEachReleaseLine() {
+        assertThat(ServerVersion.replicationFixed("v2.12.1")).isTrue();
+        assertThat(ServerVersion.replicationFixed("2.14.0-RC.1")).isTrue();
+        assertThat(ServerVersion.replicationFixed("2.12.0")).as("#7209 without #7424").isFalse();
+        assertThat(ServerVersion.replicationFixed("2.11.10")).as("#7209 without #7424").isFalse();
+        assertThat(ServerVersion.replicationFixed("not a version")).isFalse();
     }
 
     @Test

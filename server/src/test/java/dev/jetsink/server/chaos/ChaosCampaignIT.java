@@ -38,8 +38,8 @@ import org.junit.jupiter.api.Test;
  * object ({@code order_breaks}); under {@code key} any is a failure, under {@code none} it is a
  * measurement.
  *
- * <p>An acknowledged event the stream's leader lacks is lost. On a server older than
- * {@link #DIVERGENCE_FIXED_IN} one allowance holds: when another replica holds the event, jetsink
+ * <p>An acknowledged event the stream's leader lacks is lost. On a server without the replication
+ * fixes ({@link ServerVersion#replicationFixed}: {@value ServerVersion#REPLICATION_FIXED}) one allowance holds: when another replica holds the event, jetsink
  * delivered it and the broker's replicas diverged after a paused leader (RELIABILITY.md finding 3,
  * reproduced without jetsink on 2.9.10). Such events are counted on the result line as
  * {@code held_only_by_a_diverged_replica}, not failed. On a current server there is no allowance:
@@ -48,12 +48,6 @@ import org.junit.jupiter.api.Test;
  */
 class ChaosCampaignIT {
 
-    /**
-     * The first nats-server release with the fixes for replicas that diverge after a stalled leader
-     * (RELIABILITY.md finding 3: nats-server #6485 in 2.11.0, #7209 in 2.11.9 and 2.12.0); from it
-     * on the checker is strict.
-     */
-    static final String DIVERGENCE_FIXED_IN = ServerVersion.REPLICATION_FIXED;
     private static final long SENDER_PAUSE_MS = 100;
     private static final Duration FINISH = Duration.ofSeconds(120);
     private static final Duration DRAIN = Duration.ofSeconds(240);
@@ -139,7 +133,7 @@ class ChaosCampaignIT {
         Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots(), order);
         String replicas = "";
         NatsVersion server = NatsBinary.version();
-        boolean strict = server.atLeast(DIVERGENCE_FIXED_IN);
+        boolean strict = ServerVersion.replicationFixed(server.toString());
         if (r.lost() > 0) {
             Optional<Set<String>> held = replicaCheck(stage, r, history);
             if (held.isEmpty()) {
