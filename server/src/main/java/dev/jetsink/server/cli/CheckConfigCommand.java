@@ -72,12 +72,15 @@ public final class CheckConfigCommand implements Callable<Integer> {
     private final boolean runAsRoot;
 
     public CheckConfigCommand() {
-        this(System.getenv());
+        this(System.getenv(), UnixAccount.PASSWD, UnixAccount.GROUP, "root".equals(System.getProperty("user.name")));
     }
 
-    /** For tests: resolve {@code env} instead of the process environment. */
+    /**
+     * For tests: resolve {@code env} instead of the process environment, and check as the current
+     * user (or {@code --as-user}) whatever accounts the host has.
+     */
     public CheckConfigCommand(Map<String, String> env) {
-        this(env, UnixAccount.PASSWD, UnixAccount.GROUP, "root".equals(System.getProperty("user.name")));
+        this(env, UnixAccount.PASSWD, UnixAccount.GROUP, false);
     }
 
     /** For tests: accounts from {@code passwd} and {@code group}, run as root or not. */
