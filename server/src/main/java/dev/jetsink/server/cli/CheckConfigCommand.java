@@ -106,7 +106,7 @@ public final class CheckConfigCommand implements Callable<Integer> {
         // setting and a duplicate target stores each event twice: that is what this command is for.
         config.warnings().forEach(w -> (w.category() == ConfigProblem.Category.MISSING_FILE
             || loaded.checkFailures().contains(w) ? errors : warnings).add(w));
-        errors.addAll(ConfigPaths.problems(config, access));
+        errors.addAll(ConfigPaths.problems(configFile, config, access));
         out.println("files and queue directories checked as " + access.account()
             .map(a -> "user " + a.name() + (asUser.isEmpty() ? " (the packaged unit's user; --as-user NAME to check as another)" : ""))
             .orElse("the current user"));

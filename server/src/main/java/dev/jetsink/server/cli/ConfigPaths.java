@@ -14,7 +14,8 @@ import java.util.Optional;
 
 /**
  * Every path a configuration makes the daemon write or read, checked through one
- * {@link PathAccess}: each target's queue directory, its TLS, CA, credentials and seed files, the
+ * {@link PathAccess}: the config file itself (the packaged unit runs {@code serve --config} as its
+ * own user), each target's queue directory, its TLS, CA, credentials and seed files, the
  * HTTP port's certificate, key and client CA, and each secret read from a file path. A secret
  * named {@code credential:NAME} is not checked: systemd reads it at start and hands the unit a
  * copy its user can read.
@@ -24,8 +25,9 @@ final class ConfigPaths {
     }
 
     /** Each path {@code access}'s user could not use, as an error naming the variable that set it. */
-    static List<ConfigProblem> problems(JetsinkConfig config, PathAccess access) {
+    static List<ConfigProblem> problems(Optional<Path> configFile, JetsinkConfig config, PathAccess access) {
         List<ConfigProblem> out = new ArrayList<>();
+        configFile.ifPresent(f -> read(out, access, "config file", "--config", "config", f));
         for (TargetConfig t : config.targets()) {
             String suffix = t.id().equals(TargetConfig.DEFAULT_ID) ? "" : t.id().toUpperCase(Locale.ROOT);
             t.queuePath().ifPresent(q -> {

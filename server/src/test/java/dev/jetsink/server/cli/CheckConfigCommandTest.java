@@ -284,6 +284,27 @@ class CheckConfigCommandTest {
         assertThat(runAs(env, true, "svc", "--as-user", "svc")).as(output.toString()).isEqualTo(ExitCode.OK);
     }
 
+    @Test
+    void aConfigFileTheDaemonsUserCannotReadIsAnError() throws IOException {
+        Path queues = searchableQueueRoot("rwxrwxrwx");
+        Map<String, String> target = validTarget();
+        target.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR_PRIMARY", queues.toString());
+        Path file = Files.writeString(dir.resolve("jetsink.env"), target.entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue() + "\n").collect(java.util.stream.Collectors.joining()));
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+
+        assertThat(runAs(Map.of(), true, "svc", "--as-user", "svc", "--config", file.toString()))
+            .as(output.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("config file: --config: config file " + file
+            + " is not readable by user svc (owner root:root, mode 0600)");
+
+        Files.setAttribute(file, "unix:gid", 64_201);
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        output.getBuffer().setLength(0);
+        assertThat(runAs(Map.of(), true, "svc", "--as-user", "svc", "--config", file.toString()))
+            .as("mode 0640 in a group of the user, as the package installs it").isEqualTo(ExitCode.OK);
+    }
+
     /** A queue root of {@code mode} below a temporary directory anyone may enter (JUnit's is 0700). */
     private Path searchableQueueRoot(String mode) throws IOException {
         Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
