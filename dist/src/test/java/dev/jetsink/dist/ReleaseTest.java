@@ -326,8 +326,9 @@ class ReleaseTest {
     /**
      * OPERATIONS' "Production in 15 minutes", as its reader would do it on a packaged host: the
      * walk's own target lines (address and queue root pointed at this test's server and root), its
-     * `stream-plan --apply` with limits, its strict `check-config --connect`, the MinIO body it
-     * shows posted to the daemon, and `stream-tail` showing the event.
+     * `stream-plan --apply` and strict `check-config --connect` command lines as written (the env
+     * file's path pointed at this test's), the MinIO body it shows posted to the daemon, and
+     * `stream-tail` showing the event.
      */
     @Test
     void theProductionWalkOfOperationsPutsASendersEventIntoALimitedStream() throws Exception {
@@ -352,18 +353,23 @@ class ReleaseTest {
             Files.writeString(env, Files.readString(env) + "\nJETSINK_HTTP_ADDRESS=127.0.0.1:0\nJETSINK_DATA_DIR="
                 + root.resolve("var/lib/jetsink/data") + "\n" + target + "\n");
 
-            Result plan = runResult(work, path, launcher.toString(), "stream-plan", "--apply", "--target", "_",
-                "--config", env.toString(), "--replicas", "1", "--max-age", "7d", "--max-bytes", "10GiB");
+            // The walk's arguments as written; only the env file moves, to the throw-away root's copy.
+            List<String> planArgs = walkCommand(walk, "stream-plan", env);
+            assertThat(planArgs).contains("--apply", "--max-age", "--max-bytes");
+            Result plan = runResult(work, path, launcher(launcher, planArgs));
             assertThat(plan.exit()).as(plan.out()).isZero();
             StreamConfiguration made = admin.jetStreamManagement().getStreamInfo("RUSTFS_EVENTS").getConfiguration();
             assertThat(made.getMaxAge()).isEqualTo(Duration.ofDays(7));
             assertThat(made.getMaxBytes()).isEqualTo(10L << 30);
 
-            // the walk adds --as-user jetsink, a user this throw-away root has but the host does not
-            Result check = runResult(work, path, launcher.toString(), "check-config", "--config", env.toString(),
-                "--strict", "--connect");
+            // As written too. Run as root it would check as the jetsink account of the host's
+            // /etc/passwd: the throw-away root's jetsink is not the host's, so where the host has
+            // none it checks as the current user, which the first line names.
+            List<String> checkArgs = walkCommand(walk, "check-config", env);
+            assertThat(checkArgs).contains("--strict", "--connect");
+            Result check = runResult(work, path, launcher(launcher, checkArgs));
             assertThat(check.exit()).as(check.out()).isZero();
-            assertThat(check.out()).contains("OK");
+            assertThat(check.out()).contains("files and queue directories checked as").contains("OK");
 
             try (Daemon d = Daemon.start(work, path, launcher, env)) {
                 assertThat(d.post("/notify", body).statusCode()).isEqualTo(200);
@@ -375,6 +381,27 @@ class ReleaseTest {
             assertThat(tail.out()).contains("subject=rustfs.events").contains("msg_id=").contains("photos")
                 .contains("cat 1.jpg");
         }
+    }
+
+    /**
+     * The arguments of the walk's {@code sudo jetsink <command> ...} line, continuation lines
+     * joined, with the packaged env file's path replaced by {@code env}.
+     */
+    private static List<String> walkCommand(String walk, String command, Path env) {
+        String line = section(walk, "sudo jetsink " + command + " ", "\n   ```").replaceAll("\\\\\n\\s*", " ");
+        line = line.lines().findFirst().orElseThrow().strip();
+        List<String> args = new ArrayList<>(List.of(command));
+        for (String arg : line.split("\\s+")) {
+            args.add(arg.equals("/etc/jetsink/jetsink.env") ? env.toString() : arg);
+        }
+        assertThat(args).as("the walk's %s line names the packaged env file", command).contains(env.toString());
+        return args;
+    }
+
+    private static String[] launcher(Path launcher, List<String> args) {
+        List<String> cmd = new ArrayList<>(List.of(launcher.toString()));
+        cmd.addAll(args);
+        return cmd.toArray(String[]::new);
     }
 
     private static String section(String text, String from, String to) {

@@ -95,11 +95,12 @@ class MetricsTest {
     }
 
     @Test
-    void failedRetentionIsTheConfiguredAge() throws Exception {
+    void failedRetentionAndRecordBoundAreTheConfiguredValues() throws Exception {
         try (DaemonHarness h = new DaemonHarness().withDefaultStream()) {
-            h.with(Map.of("RUSTFS_NOTIFY_NATS_FAILED_MAX_AGE_HOURS", "168")).start();
+            h.with(Map.of("RUSTFS_NOTIFY_NATS_FAILED_MAX_AGE_HOURS", "168", "RUSTFS_NOTIFY_NATS_FAILED_MAX_RECORDS", "2500")).start();
             assertThat(scrape(h)).containsEntry(
-                "jetsink_failed_retention_seconds{kind=\"notify\",target_id=\"_:nats\",target_type=\"nats\"}", 604800.0);
+                "jetsink_failed_retention_seconds{kind=\"notify\",target_id=\"_:nats\",target_type=\"nats\"}", 604800.0)
+                .containsEntry("jetsink_failed_max_records{kind=\"notify\",target_id=\"_:nats\",target_type=\"nats\"}", 2500.0);
         }
     }
 

@@ -62,8 +62,11 @@ public final class ConfigLoader {
         }
         Globals globals = new Globals(merged, errors);
         unknownDaemonVariables(merged, errors);
-        mistypedPrefixes(merged, warnings);
-        warnings.addAll(DuplicateTargets.find(targets));
+        // The daemon runs with these, check-config fails them: both silently lose or double events.
+        List<ConfigProblem> checkFailures = new ArrayList<>();
+        mistypedPrefixes(merged, checkFailures);
+        checkFailures.addAll(DuplicateTargets.find(targets));
+        warnings.addAll(checkFailures);
         BigDecimal scale = new BigDecimal(globals.get(GlobalSetting.BACKOFF_SCALE));
         if (scale.compareTo(BigDecimal.ONE) != 0) {
             warnings.add(ConfigProblem.warning("daemon", GlobalSetting.BACKOFF_SCALE.variable(),
@@ -81,12 +84,13 @@ public final class ConfigLoader {
         List<String> secrets = secretValues(merged);
         errors.replaceAll(p -> masked(p, secrets));
         warnings.replaceAll(p -> masked(p, secrets));
+        checkFailures.replaceAll(p -> masked(p, secrets));
         JetsinkConfig config = new JetsinkConfig(targets,
             globals.kindSwitch(GlobalSetting.NOTIFY_ENABLE, TargetKind.NOTIFY, targets),
             globals.kindSwitch(GlobalSetting.AUDIT_ENABLE, TargetKind.AUDIT, targets),
             Integer.parseInt(globals.get(GlobalSetting.NOTIFY_TARGET_STREAM_CONCURRENCY)),
             daemon, warnings);
-        return new LoadedConfig(config, errors);
+        return new LoadedConfig(config, errors, checkFailures);
     }
 
     private static HttpSettings httpSettings(Globals globals, List<ConfigProblem> errors) {
@@ -196,8 +200,9 @@ public final class ConfigLoader {
 
     /*
      * A variable whose prefix is a typo of one jetsink reads (RUSTFS_AUIDT_NATS_ENABLE) is read by
-     * nobody, so the setting silently does not apply. Only a warning: the environment is shared
-     * with the store and other programs, whose names jetsink cannot know.
+     * nobody, so the setting silently does not apply. Only a warning for the daemon: the environment
+     * is shared with the store and other programs, whose names jetsink cannot know; check-config,
+     * run by a person who can rename it, fails it.
      */
     private static void mistypedPrefixes(Map<String, String> variables, List<ConfigProblem> warnings) {
         List<String> prefixes = new ArrayList<>();

@@ -56,7 +56,7 @@ public final class ConfigTemplate {
             case QUEUE_DIR -> "root of the durable queue (required for JetStream; needed to lose nothing)";
             case QUEUE_LIMIT -> "events the queue holds before senders get 503";
             case JETSTREAM_ENABLE -> "publish to a JetStream stream and wait for its ack (else NATS Core)";
-            case JETSTREAM_STREAM_NAME -> "the stream; it must exist (bin/jetsink stream-plan creates a valid one)";
+            case JETSTREAM_STREAM_NAME -> "the stream; it must exist (jetsink stream-plan creates a valid one)";
             case JETSTREAM_ACK_TIMEOUT_SECS -> "seconds a publish waits for the stream's ack, 10 to 120";
             case FAILED_MAX_RECORDS -> "failed records kept (JetStream targets), 100 to 1000000; the oldest go first";
             case FAILED_MAX_AGE_HOURS -> "hours a failed record is kept, 1 to 2160 (90 days)";

@@ -10,13 +10,22 @@ import java.util.Objects;
  * With errors, {@code config} holds only the targets that validated (invalid globals fall back to
  * their defaults), so {@code check-config} can still print them; run nothing from it.
  *
- * @param config the resolved configuration (complete only when {@code errors} is empty)
- * @param errors every error, each naming its target and variable
+ * @param config        the resolved configuration (complete only when {@code errors} is empty)
+ * @param errors        every error, each naming its target and variable
+ * @param checkFailures warnings (also in {@code config.warnings()}) that the daemon runs with but
+ *                      {@code check-config} fails: a variable whose prefix is a typo of one jetsink
+ *                      reads, and a second target on the same stream and subject
  */
-public record LoadedConfig(JetsinkConfig config, List<ConfigProblem> errors) {
+public record LoadedConfig(JetsinkConfig config, List<ConfigProblem> errors, List<ConfigProblem> checkFailures) {
     public LoadedConfig {
         Objects.requireNonNull(config, "config");
         errors = List.copyOf(errors);
+        checkFailures = List.copyOf(checkFailures);
+    }
+
+    /** A configuration with no warning that {@code check-config} fails. */
+    public LoadedConfig(JetsinkConfig config, List<ConfigProblem> errors) {
+        this(config, errors, List.of());
     }
 
     /** True when there is no error at all. */

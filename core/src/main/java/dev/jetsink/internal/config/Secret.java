@@ -34,6 +34,11 @@ public final class Secret {
         return source.map(s -> "*** (" + s + ")").orElse("***");
     }
 
+    /** The {@code X_FILE=<path or credential:NAME>} setting the secret was read from, when it came from a file. */
+    public Optional<String> source() {
+        return source;
+    }
+
     /** The secret itself: pass it to the client library, never to a log or an exception. */
     public String reveal() {
         return value;

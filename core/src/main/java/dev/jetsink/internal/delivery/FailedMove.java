@@ -25,7 +25,7 @@ final class FailedMove {
                 (int) Math.min(Integer.MAX_VALUE, attemptsMade), payload, e.replays(),
                 e.attributes().cloudEvent(), e.attributes().orderKey())).path());
         } catch (IOException | RuntimeException ex) {
-            log.error("failed-events store write failed, entry stays queued target={} msg_id={} error={}",
+            log.error("failed-events store write failed, entry stays queued target=\"{}\" msg_id={} error={}",
                 ctx.target(), e.msgId(), ex.getClass().getSimpleName());
             return Optional.empty();
         }

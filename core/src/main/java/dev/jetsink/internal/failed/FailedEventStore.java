@@ -133,7 +133,7 @@ public final class FailedEventStore {
         try {
             seeded = FailedFileNames.scan(dir, true);
         } catch (IOException e) {
-            log.warn("failed store scan failed at open, count starts at 0 until maintenance: target={} dir={} reason={}",
+            log.warn("failed store scan failed at open, count starts at 0 until maintenance: target=\"{}\" dir={} reason={}",
                     target, dir, e.toString());
         }
         return new FailedEventStore(dir, target, limits, clock, seeded);
@@ -192,7 +192,7 @@ public final class FailedEventStore {
         } finally {
             guard.unlock();
         }
-        log.error("event failed terminally, stored in the failed store: target={} bucket={} object={} event={} msg_id={} error={} file={}",
+        log.error("event failed terminally, stored in the failed store: target=\"{}\" bucket={} object={} event={} msg_id={} error={} file={}",
                 record.target(), record.bucket(), record.object(), record.eventName(), record.natsMsgId(),
                 record.errorDetail(), file.fileName());
         return file;
@@ -212,7 +212,7 @@ public final class FailedEventStore {
             TreeSet<StoredFile> found = FailedFileNames.scan(dir, true);
             int onDisk = found.size();
             if (!found.equals(index)) {
-                log.info("failed store reconciled with its directory: target={} cached={} on_disk={}", target, before, onDisk);
+                log.info("failed store reconciled with its directory: target=\"{}\" cached={} on_disk={}", target, before, onDisk);
             }
             Instant cutoff = clock.instant().minus(limits.retention());
             int expired = 0;
@@ -226,11 +226,11 @@ public final class FailedEventStore {
                     it.remove();
                     expired++;
                 } catch (IOException e) {
-                    log.warn("could not delete an expired failed record: target={} file={} reason={}", target, f.fileName(), e.toString());
+                    log.warn("could not delete an expired failed record: target=\"{}\" file={} reason={}", target, f.fileName(), e.toString());
                 }
             }
             if (expired > 0) {
-                log.info("expired failed records removed: target={} removed={} retention={}", target, expired, limits.retention());
+                log.info("expired failed records removed: target=\"{}\" removed={} retention={}", target, expired, limits.retention());
             }
             index = found;
             cacheFromIndex();
@@ -325,7 +325,7 @@ public final class FailedEventStore {
             Files.deleteIfExists(oldest.path());
             index.remove(oldest);
             cacheFromIndex();
-            log.warn("failed store at its bound, oldest record deleted: target={} limit={} file={} msg_id={}",
+            log.warn("failed store at its bound, oldest record deleted: target=\"{}\" limit={} file={} msg_id={}",
                     target, limits.maxRecords(), oldest.fileName(), oldest.msgId());
         }
     }

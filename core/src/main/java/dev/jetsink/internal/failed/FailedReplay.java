@@ -164,7 +164,7 @@ public final class FailedReplay {
                 stopped = stopped.or(() -> Optional.of("failed store not writable"));
             }
         }
-        log.info("failed records replayed into the queue: target={} matched={} replayed={} problems={}{}",
+        log.info("failed records replayed into the queue: target=\"{}\" matched={} replayed={} problems={}{}",
             store.target(), selected.size(), done.size(), problems.size(), stopped.map(s -> " stopped=\"" + s + "\"").orElse(""));
         return new Report(false, selected.size(), done.size(), done, problems, stopped);
     }
@@ -191,7 +191,7 @@ public final class FailedReplay {
         List<Selected> selected = select(store, filter, problems);
         if (!dryRun) {
             store.remove(selected.stream().map(Selected::file).toList());
-            log.warn("failed records purged by an operator: target={} purged={}", store.target(), selected.size());
+            log.warn("failed records purged by an operator: target=\"{}\" purged={}", store.target(), selected.size());
         }
         return new Report(dryRun, selected.size(), dryRun ? 0 : selected.size(), items(selected), problems,
             Optional.empty());

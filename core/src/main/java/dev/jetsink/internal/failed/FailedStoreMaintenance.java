@@ -65,11 +65,11 @@ public final class FailedStoreMaintenance implements AutoCloseable {
             try {
                 store.maintain();
             } catch (IOException e) {
-                log.warn("failed store maintenance could not scan its directory, will retry: target={} dir={} reason={}",
+                log.warn("failed store maintenance could not scan its directory, will retry: target=\"{}\" dir={} reason={}",
                         store.target(), store.directory(), e.toString());
             } catch (RuntimeException e) {
                 // An exception escaping a periodic task would silently cancel every later run.
-                log.error("failed store maintenance failed unexpectedly, will retry: target={}", store.target(), e);
+                log.error("failed store maintenance failed unexpectedly, will retry: target=\"{}\"", store.target(), e);
             }
         }
     }

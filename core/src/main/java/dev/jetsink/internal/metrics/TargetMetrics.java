@@ -126,8 +126,10 @@ public final class TargetMetrics implements LifecycleListener {
     }
 
     /**
-     * How close the failed store's oldest record is to being expired: its age and the retention
-     * that deletes it, so an alert can page while the evidence is still on disk.
+     * How close the failed store is to deleting evidence: its oldest record's age and the retention
+     * that deletes it, and the record bound at which each new record deletes the oldest (the
+     * count itself is {@code <prefix>failed_store_length}), so an alert can page while the records
+     * are still on disk.
      */
     private List<Meter> failedStore(FailedEventStore store, Tags own) {
         return List.of(
@@ -135,7 +137,9 @@ public final class TargetMetrics implements LifecycleListener {
                     s -> s.oldestAge().map(d -> d.toMillis() / 1000.0).orElse(0.0)).tags(own)
                 .description("age of the oldest record in the failed-events store, 0 when it is empty").register(registry),
             Gauge.builder("jetsink_failed_retention_seconds", store, s -> s.limits().retention().toSeconds()).tags(own)
-                .description("failed-events records older than this are deleted").register(registry));
+                .description("failed-events records older than this are deleted").register(registry),
+            Gauge.builder("jetsink_failed_max_records", store, s -> s.limits().maxRecords()).tags(own)
+                .description("failed_max_records: at this many records each new one deletes the oldest").register(registry));
     }
 
     /** Removes every meter {@link #register} bound for {@code target}; its series leave the scrape. */

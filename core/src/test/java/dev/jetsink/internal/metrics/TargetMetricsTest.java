@@ -99,6 +99,8 @@ class TargetMetricsTest {
                 assertThat(t.queueLength()).isEqualTo(1);
                 assertThat(m.ownGauge("jetsink_failed_oldest_age_seconds")).as("no failed record yet").isZero();
                 assertThat(m.ownGauge("jetsink_failed_retention_seconds")).isEqualTo(72 * 3600);
+                assertThat(m.ownGauge("jetsink_failed_max_records")).as("the default bound")
+                    .isEqualTo(config.failedMaxRecords());
 
                 // queue_limit is 4: three more fit, the next is rejected at ingest.
                 for (int i = 0; i < 3; i++) {

@@ -1,7 +1,6 @@
 package dev.jetsink.server.cli;
 
 import dev.jetsink.ConfigProblem;
-import dev.jetsink.internal.config.ConfigKey;
 import dev.jetsink.internal.config.ConfigLoader;
 import dev.jetsink.internal.config.DaemonSettings;
 import dev.jetsink.internal.config.HttpSettings;
@@ -32,8 +31,11 @@ import picocli.CommandLine.Spec;
  * {@code jetsink check-config [--config FILE] [--strict] [--as-user NAME] [--connect]}: resolves the
  * configuration exactly as {@code serve} would and prints each target (secrets as {@code ***}),
  * each target that failed validation with its errors, the warnings and every error. Beyond what
- * {@code serve} refuses it fails what would start but not deliver: a missing TLS, CA or
- * {@code .creds} file, and a queue directory the daemon's user cannot write. {@code --strict} makes
+ * {@code serve} refuses it fails what would start but not deliver or would lose events: a missing
+ * TLS, CA or {@code .creds} file, a file or queue directory the daemon's user cannot use
+ * ({@link ConfigPaths}), a variable whose prefix is a typo and two targets on one stream and
+ * subject. Run as root, it checks as the packaged unit's user {@code jetsink} when that account
+ * exists, since that is who the daemon runs as; {@code --as-user} names another. {@code --strict} makes
  * every warning an error; {@code --connect} dials each enabled target ({@link TargetProbe}). Exits 0
  * when valid, 2 when the configuration is not and 1 when it is but a target could not be reached.
  * The whole report goes to standard output so it reads as one document.
@@ -49,7 +51,8 @@ public final class CheckConfigCommand implements Callable<Integer> {
     boolean strict;
 
     @Option(names = "--as-user", paramLabel = "NAME",
-        description = "check the queue directories as this local user (the packaged unit's is jetsink; default: the current user)")
+        description = "check files and queue directories as this local user (default: jetsink when run as root"
+            + " and that account exists, as the packaged unit runs as jetsink; else the current user)")
     Optional<String> asUser = Optional.empty();
 
     @Option(names = "--connect",
@@ -64,20 +67,34 @@ public final class CheckConfigCommand implements Callable<Integer> {
     CommandSpec spec;
 
     private final Map<String, String> env;
+    private final Path passwd;
+    private final Path group;
+    private final boolean runAsRoot;
 
     public CheckConfigCommand() {
-        this(System.getenv());
+        this(System.getenv(), UnixAccount.PASSWD, UnixAccount.GROUP, "root".equals(System.getProperty("user.name")));
     }
 
-    /** For tests: resolve {@code env} instead of the process environment. */
+    /**
+     * For tests: resolve {@code env} instead of the process environment, and check as the current
+     * user (or {@code --as-user}) whatever accounts the host has.
+     */
     public CheckConfigCommand(Map<String, String> env) {
+        this(env, UnixAccount.PASSWD, UnixAccount.GROUP, false);
+    }
+
+    /** For tests: accounts from {@code passwd} and {@code group}, run as root or not. */
+    CheckConfigCommand(Map<String, String> env, Path passwd, Path group, boolean runAsRoot) {
         this.env = Map.copyOf(env);
+        this.passwd = passwd;
+        this.group = group;
+        this.runAsRoot = runAsRoot;
     }
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        QueueDirAccess access = queueDirAccess();
+        PathAccess access = pathAccess();
         if (connectTimeoutSecs < 1 || connectTimeoutSecs > 300) {
             throw new ParameterException(spec.commandLine(), "--connect-timeout must be between 1 and 300 seconds");
         }
@@ -85,13 +102,14 @@ public final class CheckConfigCommand implements Callable<Integer> {
         JetsinkConfig config = loaded.config();
         List<ConfigProblem> errors = new ArrayList<>(loaded.errors());
         List<ConfigProblem> warnings = new ArrayList<>();
-        // A missing file lets serve start a target that delivers nothing: that is what this command is for.
-        config.warnings().forEach(w -> (w.category() == ConfigProblem.Category.MISSING_FILE ? errors : warnings).add(w));
-        config.targets().forEach(t -> t.queuePath().ifPresent(q -> {
-            String variable = ConfigKey.QUEUE_DIR.variable(t.kind(), suffix(t));
-            access.problem(q).ifPresent(p -> errors.add(ConfigProblem.value(t.displayId(), variable, p)));
-            access.outsideUnitState(q).ifPresent(p -> warnings.add(ConfigProblem.warning(t.displayId(), variable, p)));
-        }));
+        // A missing file lets serve start a target that delivers nothing, a mistyped prefix drops a
+        // setting and a duplicate target stores each event twice: that is what this command is for.
+        config.warnings().forEach(w -> (w.category() == ConfigProblem.Category.MISSING_FILE
+            || loaded.checkFailures().contains(w) ? errors : warnings).add(w));
+        errors.addAll(ConfigPaths.problems(configFile, config, access));
+        out.println("files and queue directories checked as " + access.account()
+            .map(a -> "user " + a.name() + (asUser.isEmpty() ? " (the packaged unit's user; --as-user NAME to check as another)" : ""))
+            .orElse("the current user"));
 
         Map<String, List<ConfigProblem>> invalid = invalidTargets(loaded);
         if (config.targets().isEmpty() && invalid.isEmpty()) {
@@ -157,14 +175,15 @@ public final class CheckConfigCommand implements Callable<Integer> {
         return allOk;
     }
 
-    private QueueDirAccess queueDirAccess() {
-        if (asUser.isEmpty()) {
-            return QueueDirAccess.currentUser();
-        }
+    private PathAccess pathAccess() {
         try {
-            return QueueDirAccess.as(UnixAccount.lookup(asUser.get(), UnixAccount.PASSWD, UnixAccount.GROUP)
+            if (asUser.isEmpty()) {
+                return runAsRoot ? UnixAccount.lookup(PathAccess.UNIT_USER, passwd, group).map(PathAccess::as)
+                    .orElseGet(PathAccess::currentUser) : PathAccess.currentUser();
+            }
+            return PathAccess.as(UnixAccount.lookup(asUser.get(), passwd, group)
                 .orElseThrow(() -> new ParameterException(spec.commandLine(),
-                    "--as-user: no local user " + asUser.get() + " in " + UnixAccount.PASSWD)));
+                    "--as-user: no local user " + asUser.get() + " in " + passwd)));
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(), "--as-user: cannot read the user database: " + e.getMessage());
         }
@@ -177,10 +196,6 @@ public final class CheckConfigCommand implements Callable<Integer> {
         loaded.errors().stream().filter(e -> e.target().endsWith(":nats") && !valid.contains(e.target()))
             .forEach(e -> out.computeIfAbsent(e.target(), k -> new ArrayList<>()).add(e));
         return out;
-    }
-
-    private static String suffix(TargetConfig t) {
-        return t.id().equals(TargetConfig.DEFAULT_ID) ? "" : t.id().toUpperCase(Locale.ROOT);
     }
 
     private static void printTarget(PrintWriter out, TargetConfig t, boolean kindEnabled) {

@@ -2,6 +2,7 @@ package dev.jetsink.server.cli;
 
 import dev.jetsink.internal.event.Json;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jetsink.internal.config.SubjectTemplate;
 import dev.jetsink.internal.nats.DuplicateWindow;
@@ -10,6 +11,7 @@ import io.nats.client.api.RetentionPolicy;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -91,10 +93,42 @@ public record StreamPlan(String stream, String subject, int ackTimeoutSecs, int 
      * {@code no_ack} out when false; it is written explicitly because the requirement is on it.
      */
     String configJson() {
+        return pretty(configNode());
+    }
+
+    /**
+     * {@link #configJson()} with a {@code warnings} array ({@link #warnings()}, empty when there is
+     * none), for {@code --json}: a script reads the warnings the report would print, and
+     * {@code nats stream add --config} ignores the field, as it ignores every field it does not know.
+     */
+    String configJsonWithWarnings() {
+        ObjectNode node = configNode();
+        ArrayNode array = node.putArray("warnings");
+        warnings().forEach(array::add);
+        return pretty(node);
+    }
+
+    /** What the plan leaves to chance though the stream would work: today only a stream without limits. */
+    List<String> warnings() {
+        return limits.unlimited() ? List.of(NO_LIMITS) : List.of();
+    }
+
+    static final String NO_LIMITS = "no --max-age or --max-bytes: the stream keeps every event for ever and grows"
+        + " until the server's disk or account limit stops it";
+
+    private static String pretty(ObjectNode node) {
+        try {
+            return Json.PRETTY.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a tree of strings and numbers did not serialize", e);
+        }
+    }
+
+    private ObjectNode configNode() {
         try {
             ObjectNode node = (ObjectNode) Json.READER.readTree(toConfiguration().toJson());
             node.put("no_ack", false);
-            return Json.PRETTY.writeValueAsString(node);
+            return node;
         } catch (JsonProcessingException e) {
             // jnats produced the text itself; failing to read it back is a programming error.
             throw new IllegalStateException("jnats stream configuration JSON did not parse", e);

@@ -68,7 +68,7 @@ public final class StreamPlanCommand implements Callable<Integer> {
         description = "average event payload in bytes, for the disk estimate (default: ${DEFAULT-VALUE})")
     long eventBytes;
 
-    @Option(names = "--json", description = "print only the stream config JSON (for `nats stream add --config`)")
+    @Option(names = "--json", description = "print only the stream config JSON (for `nats stream add --config`), with the plan's warnings in a warnings array")
     boolean jsonOnly;
 
     @Option(names = "--apply",
@@ -117,7 +117,7 @@ public final class StreamPlanCommand implements Callable<Integer> {
         Optional<ConnectionSettings> settings = apply ? Optional.of(connectionSettings(target)) : Optional.empty();
         PrintWriter out = spec.commandLine().getOut();
         if (jsonOnly) {
-            out.println(plan.configJson());
+            out.println(plan.configJsonWithWarnings());
             out.flush();
             return ExitCode.OK;
         }

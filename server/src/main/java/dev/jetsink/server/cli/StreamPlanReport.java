@@ -32,8 +32,7 @@ public final class StreamPlanReport {
         out.println();
         out.println("limits");
         if (plan.limits().unlimited()) {
-            out.println("  warning: no --max-age or --max-bytes: the stream keeps every event for ever and grows"
-                + " until the server's disk or account limit stops it");
+            plan.warnings().forEach(w -> out.println("  warning: " + w));
         } else {
             out.println("  max age:   " + plan.limits().maxAge().map(StreamLimits::formatAge).orElse("none"));
             out.println("  max bytes: " + plan.limits().maxBytes().map(Object::toString).orElse("none")
@@ -45,7 +44,7 @@ public final class StreamPlanReport {
         out.println();
         out.println("nats CLI equivalent");
         out.println("  " + plan.natsCliCommand());
-        out.println("  or save the JSON above (`bin/jetsink stream-plan ... --json > stream.json`) and run:");
+        out.println("  or save the JSON above (`jetsink stream-plan ... --json > stream.json`) and run:");
         out.println("  nats stream add " + plan.stream() + " --config stream.json");
         if (plan.belowRecommendedReplicas()) {
             out.println("  note: with " + plan.replicas() + " replica(s) an acknowledged event survives a clean restart"

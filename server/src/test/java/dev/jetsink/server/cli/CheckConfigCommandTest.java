@@ -155,18 +155,23 @@ class CheckConfigCommandTest {
     }
 
     @Test
-    void aMistypedPrefixIsAWarningAndAnErrorUnderStrict() {
+    void aMistypedPrefixIsAnErrorWithItsSuggestionWithoutStrict() {
         Map<String, String> env = validTarget();
         env.put("RUSTFS_AUIDT_NATS_ENABLE", "on");
-        assertThat(run(env)).isEqualTo(ExitCode.OK);
-        assertThat(output.toString()).contains("warnings:")
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).doesNotContain("warnings:").contains("errors:")
             .contains("RUSTFS_AUIDT_NATS_ENABLE is not a variable jetsink reads, so it has no effect"
                 + " (did you mean RUSTFS_AUDIT_NATS_ENABLE?)");
+    }
 
-        output.getBuffer().setLength(0);
-        assertThat(run(env, "--strict")).isEqualTo(ExitCode.USAGE);
-        assertThat(output.toString()).doesNotContain("warnings:").contains("errors:")
-            .contains("(did you mean RUSTFS_AUDIT_NATS_ENABLE?) (--strict)");
+    @Test
+    void aPrefixMissingALetterIsAnErrorWithItsSuggestionWithoutStrict() {
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NAT_QUEUE_LIMIT", "5000");
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("errors:")
+            .contains("RUSTFS_NOTIFY_NAT_QUEUE_LIMIT is not a variable jetsink reads, so it has no effect (did you mean RUSTFS_NOTIFY_NATS_QUEUE_LIMIT?)")
+            .contains("configuration is invalid: 1 error(s)");
     }
 
     @Test
@@ -183,15 +188,13 @@ class CheckConfigCommandTest {
     }
 
     @Test
-    void twoTargetsOnOneStreamAndSubjectAreFlaggedAndFailUnderStrict() {
+    void twoTargetsOnOneStreamAndSubjectAreAnErrorWithoutStrict() {
         Map<String, String> env = validTarget();
         validTarget().forEach((k, v) -> env.put(k.replace("_PRIMARY", "_SECOND"), v));
-        assertThat(run(env)).isEqualTo(ExitCode.OK);
-        assertThat(output.toString()).contains("notify second:nats: RUSTFS_NOTIFY_NATS_ENABLE_SECOND: publishes to stream RUSTFS_EVENTS subject rustfs.events"
-            + " like notify primary:nats: every event is stored twice");
-
-        output.getBuffer().setLength(0);
-        assertThat(run(env, "--strict")).isEqualTo(ExitCode.USAGE);
+        assertThat(run(env)).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).doesNotContain("warnings:").contains("errors:")
+            .contains("notify second:nats: RUSTFS_NOTIFY_NATS_ENABLE_SECOND: publishes to stream RUSTFS_EVENTS subject rustfs.events"
+                + " like notify primary:nats: every event is stored twice");
     }
 
     @Test
@@ -206,6 +209,7 @@ class CheckConfigCommandTest {
 
     @Test
     void asAnotherUserAQueueDirectoryItCannotWriteIsAnError() throws IOException {
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         Path root = Files.createDirectory(dir.resolve("queues"));
         Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         Map<String, String> env = validTarget();
@@ -220,6 +224,105 @@ class CheckConfigCommandTest {
         Files.setPosixFilePermissions(root, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         output.getBuffer().setLength(0);
         assertThat(run(env, "--as-user", "nobody")).as(output.toString()).isEqualTo(ExitCode.OK);
+    }
+
+    @Test
+    void runAsRootItChecksAsTheUnitsUserWhenThatAccountExists() throws IOException {
+        Path queues = searchableQueueRoot("rwxr-xr-x");
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR_PRIMARY", queues.toString());
+        assertThat(runAs(env, true, "jetsink")).as(output.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString())
+            .contains("files and queue directories checked as user jetsink (the packaged unit's user; --as-user NAME")
+            .contains(queues + " (the nearest existing parent of " + queues.resolve("notify-nats-primary")
+                + ") is not writable by user jetsink (owner root:root, mode 0755)")
+            .contains(queues.resolve("notify-nats-primary") + " is outside /var/lib/jetsink")
+            .contains("ReadWritePaths=" + queues);
+
+        output.getBuffer().setLength(0);
+        assertThat(runAs(env, true, "jetsink", "--as-user", "root")).as("--as-user overrides").isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("files and queue directories checked as user root\n");
+
+        output.getBuffer().setLength(0);
+        assertThat(runAs(env, true, "someone-else")).as("no jetsink account").isEqualTo(ExitCode.OK);
+        assertThat(output.toString()).contains("files and queue directories checked as the current user");
+
+        output.getBuffer().setLength(0);
+        assertThat(runAs(env, false, "jetsink")).as("not root").isEqualTo(ExitCode.OK);
+    }
+
+    @Test
+    void aRootOwnedKeyOfMode0600FailsWhenCheckedAsTheDaemonsUserAndItsContentsAreNeverPrinted() throws IOException {
+        Path queues = searchableQueueRoot("rwxrwxrwx");
+        Path cert = Files.writeString(dir.resolve("client.pem"), "-----BEGIN CERTIFICATE-----\ncert-body\n");
+        Path key = Files.writeString(dir.resolve("client.key"), "-----BEGIN PRIVATE KEY-----\nkey-body-SECRET\n");
+        Path token = Files.writeString(dir.resolve("token"), "token-SECRET\n");
+        Files.setPosixFilePermissions(cert, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        Files.setPosixFilePermissions(key, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Map<String, String> env = validTarget();
+        env.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR_PRIMARY", queues.toString());
+        env.put("RUSTFS_NOTIFY_NATS_TLS_CLIENT_CERT_PRIMARY", cert.toString());
+        env.put("RUSTFS_NOTIFY_NATS_TLS_CLIENT_KEY_PRIMARY", key.toString());
+        env.put("RUSTFS_NOTIFY_NATS_TOKEN_PRIMARY_FILE", token.toString());
+
+        assertThat(runAs(env, true, "svc", "--as-user", "svc")).as(output.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString())
+            .contains("RUSTFS_NOTIFY_NATS_TLS_CLIENT_KEY_PRIMARY: tls_client_key file " + key
+                + " is not readable by user svc (owner root:root, mode 0600)")
+            .contains("RUSTFS_NOTIFY_NATS_TOKEN_PRIMARY_FILE: secret file " + token
+                + " is not readable by user svc (owner root:root, mode 0600)")
+            .doesNotContain("tls_client_cert file").contains("configuration is invalid: 2 error(s)")
+            .doesNotContain("SECRET").doesNotContain("key-body");
+
+        // svc's supplementary group (from the group file) may read both once they are 0640 in that group
+        for (Path p : new Path[] {key, token}) {
+            Files.setAttribute(p, "unix:gid", 64_201);
+            Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        }
+        output.getBuffer().setLength(0);
+        assertThat(runAs(env, true, "svc", "--as-user", "svc")).as(output.toString()).isEqualTo(ExitCode.OK);
+    }
+
+    @Test
+    void aConfigFileTheDaemonsUserCannotReadIsAnError() throws IOException {
+        Path queues = searchableQueueRoot("rwxrwxrwx");
+        Map<String, String> target = validTarget();
+        target.put("RUSTFS_NOTIFY_NATS_QUEUE_DIR_PRIMARY", queues.toString());
+        Path file = Files.writeString(dir.resolve("jetsink.env"), target.entrySet().stream()
+            .map(e -> e.getKey() + "=" + e.getValue() + "\n").collect(java.util.stream.Collectors.joining()));
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+
+        assertThat(runAs(Map.of(), true, "svc", "--as-user", "svc", "--config", file.toString()))
+            .as(output.toString()).isEqualTo(ExitCode.USAGE);
+        assertThat(output.toString()).contains("config file: --config: config file " + file
+            + " is not readable by user svc (owner root:root, mode 0600)");
+
+        Files.setAttribute(file, "unix:gid", 64_201);
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        output.getBuffer().setLength(0);
+        assertThat(runAs(Map.of(), true, "svc", "--as-user", "svc", "--config", file.toString()))
+            .as("mode 0640 in a group of the user, as the package installs it").isEqualTo(ExitCode.OK);
+    }
+
+    /** A queue root of {@code mode} below a temporary directory anyone may enter (JUnit's is 0700). */
+    private Path searchableQueueRoot(String mode) throws IOException {
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path queues = Files.createDirectory(dir.resolve("queues"));
+        Files.setPosixFilePermissions(queues, java.nio.file.attribute.PosixFilePermissions.fromString(mode));
+        return queues;
+    }
+
+    /** Runs with accounts from a passwd and group file holding root and {@code user} (uid 64123, in group 64201). */
+    private int runAs(Map<String, String> env, boolean asRoot, String user, String... args) throws IOException {
+        Path accounts = Files.createDirectories(dir.resolve("accounts"));
+        Path passwd = Files.writeString(accounts.resolve("passwd"),
+            "root:x:0:0::/root:/bin/sh\n" + user + ":x:64123:64123::/var/lib/" + user + ":/usr/sbin/nologin\n");
+        Path group = Files.writeString(accounts.resolve("group"), "root:x:0:\n" + user + ":x:64123:\ncerts:x:64201:" + user + "\n");
+        CommandLine cli = new CommandLine(new CheckConfigCommand(env, passwd, group, asRoot));
+        cli.setOut(new PrintWriter(output, true));
+        cli.setErr(new PrintWriter(output, true));
+        return cli.execute(args);
     }
 
     @Test

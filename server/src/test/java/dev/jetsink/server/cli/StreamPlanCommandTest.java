@@ -219,6 +219,23 @@ class StreamPlanCommandTest {
     }
 
     @Test
+    void theJsonOfAPlanWithoutLimitsCarriesTheWarningAndStillReadsAsAStreamConfig() throws Exception {
+        CliRun json = CliRun.of("stream-plan", "--json");
+        assertThat(json.exitCode).as(json.toString()).isZero();
+        com.fasterxml.jackson.databind.JsonNode warnings = new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(json.out).get("warnings");
+        assertThat(warnings.isArray()).as(json.out).isTrue();
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0).asText())
+            .startsWith("no --max-age or --max-bytes: the stream keeps every event for ever");
+        assertThat(StreamConfiguration.instance(json.out).getSubjects()).containsExactly(StreamPlanCommand.DEFAULT_SUBJECT);
+
+        CliRun limited = CliRun.of("stream-plan", "--json", "--max-age", "7d");
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(limited.out).get("warnings"))
+            .as("a plan with a limit has nothing to warn of").isEmpty();
+    }
+
+    @Test
     void aPlanWithoutLimitsWarnsThatTheStreamGrowsForEver() {
         CliRun run = CliRun.of("stream-plan");
         assertThat(run.exitCode).isZero();

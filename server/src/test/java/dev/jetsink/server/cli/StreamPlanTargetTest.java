@@ -84,6 +84,33 @@ class StreamPlanTargetTest {
     }
 
     @Test
+    void applyWithATargetUsesItsCredsFileOnAnOperatorModeServer() throws Exception {
+        try (NatsServer server = NatsServer.builder().config(fixtures.operatorCreds()).build().start()) {
+            Path config = configFile(server.url(), Map.of("CREDENTIALS_FILE", fixtures.credsFile().toString()));
+
+            CliRun run = CliRun.of("stream-plan", "--apply", "--target", "primary", "--config", config.toString(),
+                "--replicas", "1", "--max-age", "7d");
+
+            assertThat(run.exitCode).as(run.toString()).isZero();
+            assertThat(run.out).contains("using the connection of target notify primary:nats")
+                .contains("created stream PLANNED").contains("passes jetsink's stream validation");
+            String seed = Files.readAllLines(fixtures.credsFile()).stream().map(String::strip)
+                .filter(l -> l.startsWith("SU")).findFirst().orElseThrow();
+            assertThat(run.toString()).doesNotContain(seed);
+            try (Connection admin = connect(ConnectionSettings.builder(server.url())
+                    .credentialsFile(fixtures.credsFile()).build())) {
+                assertPlannedStreamOn(admin);
+            }
+
+            // the same plan with another account's creds is refused by that server: the file was used
+            Path stranger = configFile(server.url(), Map.of("CREDENTIALS_FILE", fixtures.strangerCredsFile().toString()));
+            CliRun refused = CliRun.of("stream-plan", "--apply", "--target", "primary", "--config", stranger.toString(),
+                "--replicas", "1", "--max-age", "7d");
+            assertThat(refused.exitCode).as(refused.toString()).isEqualTo(ExitCode.FAILURE);
+        }
+    }
+
+    @Test
     void theOldServerFlagWithoutTheTargetsSeedIsRefusedByThatServer() throws Exception {
         try (NatsServer server = NatsServer.builder().config(fixtures.nkey()).build().start()) {
             CliRun run = CliRun.of("stream-plan", "--apply", "--server", server.url(), "--stream", "PLANNED",
