@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * file {@value #FILE} of the target's queue dir so they survive restarts: an open-addressing table
  * of 32-byte slots (the first 8 bytes of the key's SHA-256, never 0; the number; the queue
  * sequence; the first 8 bytes of the msg id's SHA-256), grown by doubling into a new file that
- * replaces the old one.
+ * replaces the old one. At its largest ({@value #MAX_CAPACITY} slots, 64 MiB) a full table forgets
+ * the objects settled longest ago: it is rebuilt with the newer half of its objects (by queue
+ * sequence), and an object it forgot starts again at 1, as a new one does (OPERATIONS.md says how a
+ * consumer reads that).
  *
  * <p>The file is written out in full when it is made (no holes) and then read and written through a
  * memory mapping: a store into a page that is already on disk needs no new space, so a full disk
@@ -47,8 +50,8 @@ public final class KeySequences {
     private static final int HEADER = 32;
     private static final int SLOT = 32;
     private static final int FIRST_CAPACITY = 1 << 16;
-    /** Largest table (1 GiB of slots): about 20 million objects at the fill it grows at. */
-    private static final int MAX_CAPACITY = 1 << 25;
+    /** Largest table (64 MiB of slots): about 1.25 million objects at the fill it grows at. */
+    static final int MAX_CAPACITY = 1 << 21;
 
     /**
      * An object's last settled event: its number, its queue sequence and a hash of its msg id (all 0
@@ -59,6 +62,7 @@ public final class KeySequences {
     }
 
     private final Path file;
+    private final int maxCapacity;
     private volatile FileChannel channel;
     private volatile MappedByteBuffer table;
     private int capacity;
@@ -68,8 +72,9 @@ public final class KeySequences {
     private final java.io.ByteArrayOutputStream unjournaled = new java.io.ByteArrayOutputStream();
     private FileChannel journal;
 
-    private KeySequences(Path file) {
+    private KeySequences(Path file, int maxCapacity) {
         this.file = file;
+        this.maxCapacity = maxCapacity;
     }
 
     /**
@@ -80,7 +85,12 @@ public final class KeySequences {
      * @throws UncheckedIOException when the file cannot be read, made or opened for writing
      */
     public static KeySequences open(Path queueDir) {
-        KeySequences s = new KeySequences(queueDir.resolve(FILE));
+        return open(queueDir, MAX_CAPACITY);
+    }
+
+    /** {@link #open(Path)} with a table of at most {@code maxCapacity} slots (a power of two). */
+    static KeySequences open(Path queueDir, int maxCapacity) {
+        KeySequences s = new KeySequences(queueDir.resolve(FILE), maxCapacity);
         try {
             if (Files.exists(s.file) && !s.load()) {
                 Path aside = s.file.resolveSibling(FILE + ".unreadable-" + Instant.now().toEpochMilli());
@@ -130,8 +140,8 @@ public final class KeySequences {
         int at = find(table, capacity, h);
         if (table.getLong(slot(at)) != h) {
             if ((count + 1L) * 10 > capacity * 6L) {
-                if (!grow()) {
-                    return false; // logged: at the largest size, a new object keeps no sequence past a restart
+                if (!(capacity < maxCapacity ? rebuild(capacity * 2, Long.MIN_VALUE) : rebuild(capacity, newerHalf()))) {
+                    return false; // logged: the object's number is not kept
                 }
                 at = find(table, capacity, h);
             }
@@ -232,7 +242,7 @@ public final class KeySequences {
             }
         }
         long cap = header.hasRemaining() ? 0 : header.getLong(8);
-        if (header.hasRemaining() || header.getLong(0) != MAGIC || cap < FIRST_CAPACITY || cap > MAX_CAPACITY
+        if (header.hasRemaining() || header.getLong(0) != MAGIC || cap < FIRST_CAPACITY || cap > 1 << 25
             || Long.bitCount(cap) != 1 || size != HEADER + cap * SLOT) {
             return false;
         }
@@ -262,33 +272,57 @@ public final class KeySequences {
         }
     }
 
-    private boolean grow() {
-        if (capacity >= MAX_CAPACITY) {
-            log.error("order sequences table full at {} objects: objects new to it get no lasting Jetsink-Sequence", count);
-            return false;
+    /**
+     * The queue sequence that splits the table's objects into an older and a newer half, from a
+     * sample of at most 65 536 of them taken at an even stride.
+     */
+    private long newerHalf() {
+        int stride = Math.max(1, capacity / (1 << 16));
+        long[] sample = new long[capacity / stride];
+        int n = 0;
+        for (int i = 0; i < capacity; i += stride) {
+            if (table.getLong(slot(i)) != 0) {
+                sample[n++] = table.getLong(slot(i) + 16);
+            }
         }
-        int bigger = capacity * 2;
+        java.util.Arrays.sort(sample, 0, n);
+        return n == 0 ? Long.MIN_VALUE : sample[n / 2];
+    }
+
+    /**
+     * Rewrites the table as a new file of {@code slots} slots holding the objects whose last event
+     * has a queue sequence of at least {@code keepFrom}: a growth keeps all, a full table at its
+     * largest size the newer half.
+     */
+    private boolean rebuild(int slots, long keepFrom) {
         Path next = file.resolveSibling(FILE + ".next");
         try {
-            create(next, bigger);
+            create(next, slots);
+            int kept = 0;
             try (FileChannel ch = FileChannel.open(next, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) bigger * SLOT);
+                MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) slots * SLOT);
                 for (int i = 0; i < capacity; i++) {
                     long h = table.getLong(slot(i));
-                    if (h != 0) {
-                        int at = find(m, bigger, h);
+                    if (h != 0 && table.getLong(slot(i) + 16) >= keepFrom) {
+                        int at = find(m, slots, h);
                         for (int off = 0; off < SLOT; off += 8) {
                             m.putLong(slot(at) + off, table.getLong(slot(i) + off));
                         }
+                        kept++;
                     }
                 }
                 m.force();
             }
             Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            attach(file, bigger);
+            if (kept < count) {
+                log.info("order sequences table full at {} objects: kept the {} settled most recently; an object it forgot"
+                    + " starts again at Jetsink-Sequence 1", count, kept);
+            }
+            attach(file, slots);
+            count = kept;
             return true;
         } catch (IOException e) {
-            log.error("order sequences table could not grow to {} slots: {}", bigger, e.toString());
+            log.error("order sequences table could not be rewritten with {} slots: {}", slots, e.toString());
             return false;
         }
     }

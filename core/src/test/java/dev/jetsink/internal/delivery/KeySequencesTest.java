@@ -77,4 +77,28 @@ class KeySequencesTest {
         assertThat(again.last(KeySequences.hash("photos/b.jpg")).number()).isEqualTo(1);
         assertThat(Files.size(dir.resolve(KeySequences.JOURNAL))).as("emptied once replayed").isZero();
     }
+
+    @Test
+    void aFullTableAtItsLargestForgetsTheObjectsSettledLongestAgo() throws Exception {
+        int slots = 1 << 16;
+        KeySequences s = KeySequences.open(dir, slots);
+        long size = Files.size(dir.resolve(KeySequences.FILE));
+        int objects = 100_000; // more than 60 % of the slots can hold, several times over
+        for (int i = 0; i < objects; i++) {
+            s.settled(KeySequences.hash("bucket/object-" + i), 7, 1000L + i, KeySequences.hash("m-" + i));
+        }
+        assertThat(Files.size(dir.resolve(KeySequences.FILE))).as("never grown past its largest").isEqualTo(size);
+        KeySequences again = KeySequences.open(dir, slots);
+        int newest = slots * 3 / 10; // a rebuild keeps at least the newer half of 60 %
+        for (int i = objects - newest; i < objects; i++) {
+            assertThat(again.last(KeySequences.hash("bucket/object-" + i))).as("object " + i)
+                .isEqualTo(new KeySequences.Last(7, 1000L + i, KeySequences.hash("m-" + i)));
+        }
+        assertThat(again.last(KeySequences.hash("bucket/object-0"))).as("the oldest, forgotten: it starts again at 1")
+            .isEqualTo(KeySequences.Last.NONE);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files).as("no file of the rebuilds left behind")
+                .containsExactlyInAnyOrder(dir.resolve(KeySequences.FILE), dir.resolve(KeySequences.JOURNAL));
+        }
+    }
 }
