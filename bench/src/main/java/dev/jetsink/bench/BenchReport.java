@@ -167,6 +167,13 @@ public final class BenchReport {
         row(md, "jetsink ÷ raw publish", ingest.path("ratio_vs_raw"), null, "", 2);
         row(md, "jetsink ÷ nginx", ingest.path("ratio_vs_nginx"), null, "", 2);
         row(md, "p99 with stalled connections ÷ alone", ingest.path("stall_p99_ratio"), null, "≤ 2", 2);
+        JsonNode order = ingest.path("order_key_vs_default");
+        row(md, "each event about an object of its own: default requests/s", order.path("default_rps"),
+            order.path("cpu_pressure_pct"), "", 0);
+        row(md, "same, `ORDER=key` requests/s", order.path("ordered_rps"), null, "", 0);
+        row(md, "`ORDER=key` ÷ default", order.path("ratio_ordered_vs_default"), null, "≥ 0.9", 2);
+        row(md, "daemon CPU per request, default (µs)", order.path("default_cpu_us_per_request"), null, "", 1);
+        row(md, "daemon CPU per request, `ORDER=key` (µs)", order.path("ordered_cpu_us_per_request"), null, "", 1);
     }
 
     private static void drain(StringBuilder md, JsonNode drain, String where) {

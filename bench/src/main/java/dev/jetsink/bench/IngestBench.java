@@ -30,18 +30,21 @@ import java.util.concurrent.TimeUnit;
  *   <li>nginx answering {@code return 200} to the same wrk script — the machine's HTTP ceiling;</li>
  *   <li>slow clients: a fixed-rate normal client's p99 in windows alone and windows while
  *       {@code --stalled} connections each sit on half a request header, interleaved over
- *       {@code --stall-rounds} rounds ({@link SlowClientCheck}).</li>
+ *       {@code --stall-rounds} rounds ({@link SlowClientCheck});</li>
+ *   <li>R1 only: a second daemon with {@code ORDER=key} against the first, each request's event
+ *       about an object of its own ({@link IngestOrder}).</li>
  * </ol>
  * CPU pressure ({@link CpuPressure}) is recorded beside every figure.
  *
  * <p>Usage: {@code IngestBench --jar JAR --out RESULTS.json --wrk WRK --nginx NGINX [--seconds 30]
- * [--stall-rate 2000] [--stall-seconds 8] [--stall-rounds 4] [--stalled 500] [--jfr FILE.jfr] [--only-jetsink yes]}
- * (the last for profiling runs: the daemon alone, nothing written).
+ * [--stall-rate 2000] [--stall-seconds 8] [--stall-rounds 4] [--stalled 500] [--jfr FILE.jfr] [--only-jetsink yes] [--order-only yes]}
+ * ({@code --only-jetsink} for profiling runs: the daemon alone, nothing written; {@code --order-only}
+ * measures only the {@code ORDER=key} comparison and adds it to the section a full run wrote).
  */
 public final class IngestBench {
 
-    private static final String STREAM = "INGEST";
-    private static final String SUBJECT = "bench.ingest.jetsink";
+    static final String STREAM = "INGEST";
+    static final String SUBJECT = "bench.ingest.jetsink";
     private static final String RAW_STREAM = "INGEST_RAW";
     private static final String RAW_SUBJECT = "bench.ingest.raw";
     private static final String ACCEPTED = "rustfs_notification_total_messages";
@@ -56,7 +59,7 @@ public final class IngestBench {
         for (String required : List.of("jar", "out", "wrk", "nginx")) {
             if (!opts.containsKey(required)) {
                 throw new IllegalArgumentException("usage: IngestBench --jar JAR --out RESULTS.json --wrk WRK --nginx NGINX "
-                    + "[--seconds 30] [--stall-rate 2000] [--stall-seconds 8] [--stall-rounds 4] [--stalled 500] [--jfr FILE] [--only-jetsink yes]");
+                    + "[--seconds 30] [--stall-rate 2000] [--stall-seconds 8] [--stall-rounds 4] [--stalled 500] [--jfr FILE] [--only-jetsink yes] [--order-only yes]");
             }
         }
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "20"));
@@ -101,6 +104,17 @@ public final class IngestBench {
                 // two busy cores takes about 20 s (C2 still used a fifth of the daemon's CPU after 10 s).
                 System.out.println("warm-up jetsink  " + wrk.run(daemon.host(), daemon.port(), 20).summary());
                 awaitDrained(daemon);
+                if (opts.containsKey("order-only")) {
+                    // ORDER=key beside the default, merged into the section a full run wrote
+                    Map<String, Object> order = IngestOrder.measure(Path.of(opts.get("jar")), server.url(), admin, daemon,
+                        Path.of(opts.get("wrk")), body, work, seconds, rounds);
+                    ObjectMapper json = new ObjectMapper();
+                    ObjectNode root = (ObjectNode) json.readTree(out.toFile());
+                    ((ObjectNode) root.path(section)).set("order_key_vs_default", json.valueToTree(order));
+                    json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
+                    System.out.println("--order-only: wrote order_key_vs_default of section " + section + " of " + out);
+                    return;
+                }
                 if (opts.containsKey("only-jetsink")) {
                     jetsink(daemon, admin, wrk, seconds, opts.get("jfr"));
                     System.out.println("--only-jetsink: nothing else measured, results not written");
@@ -128,6 +142,8 @@ public final class IngestBench {
                     int rate = (int) Math.min(stallRate, Spread.median(f.get("jetsink_rps")) / 2);
                     r.put("stall_rate_requested", stallRate);
                     SlowClientCheck.run(daemon, body, rate, stallSeconds, stallRounds, stalled, r);
+                    r.put("order_key_vs_default", IngestOrder.measure(Path.of(opts.get("jar")), server.url(), admin, daemon,
+                        Path.of(opts.get("wrk")), body, work, seconds, rounds));
                 }
             }
         } finally {
@@ -160,7 +176,7 @@ public final class IngestBench {
     }
 
     /** One measured jetsink run. */
-    private record JetsinkRun(double rps, double cpuMicros, double p50Ms, double p99Ms, double pressure, long non2xx,
+    record JetsinkRun(double rps, double cpuMicros, double p50Ms, double p99Ms, double pressure, long non2xx,
                               long socketErrors, double drainSeconds) {
         void into(Map<String, List<Double>> f) {
             add(f, "jetsink_rps", rps);
@@ -183,7 +199,7 @@ public final class IngestBench {
      * 2xx responses, the events the daemon accepted, the messages the stream gained. Any difference
      * ends the bench.
      */
-    private static JetsinkRun jetsink(DaemonProcess daemon, Connection admin, Wrk wrk, int seconds, String jfr)
+    static JetsinkRun jetsink(DaemonProcess daemon, Connection admin, Wrk wrk, int seconds, String jfr)
         throws Exception {
         long storedBefore = Streams.state(admin, STREAM).getMsgCount();
         long acceptedBefore = (long) daemon.metric(ACCEPTED);
@@ -238,7 +254,7 @@ public final class IngestBench {
     }
 
     /** Waits (at most 3 minutes) for the daemon's queue to be empty and its intake still; returns the seconds it took. */
-    private static double awaitDrained(DaemonProcess daemon) throws Exception {
+    static double awaitDrained(DaemonProcess daemon) throws Exception {
         long start = System.nanoTime();
         long deadline = start + TimeUnit.MINUTES.toNanos(3);
         // requests wrk left in flight are queued after the queue first reads empty: wait for the
