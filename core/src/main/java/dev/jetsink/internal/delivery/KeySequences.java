@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * memory mapping: a store into a page that is already on disk needs no new space, so a full disk
  * does not fault it (a sparse file did: a page of a hole faulted on a full tmpfs, SIGBUS; a
  * positional write per event instead cost 14 µs here). A write is in the page cache at once, so a
- * killed process loses nothing. Against a crash of the machine each write is also kept in memory until {@link #force}
- * appends it to the journal {@value #JOURNAL} and forces that: one sequential write instead of the
- * table's scattered pages. Opening replays the journal into the table. The queue runs
+ * killed process loses nothing. Against a crash of the machine each write is also appended to the
+ * journal {@value #JOURNAL} (through a 64 KiB buffer), which {@link #force} forces: one sequential
+ * write instead of the table's scattered pages. Opening replays the journal into the table. The queue runs
  * {@link #force} before it makes resolutions durable. Past {@value #JOURNAL_MAX} bytes of journal
  * the table itself is forced and the journal emptied. After a failed write the table stops
  * numbering (logged) until the target is opened again.
@@ -68,9 +68,10 @@ public final class KeySequences {
     private int capacity;
     private int count;
     private volatile boolean broken;
-    /** Slots written since the last {@link #force}, 32 bytes each; guarded by itself. */
-    private final java.io.ByteArrayOutputStream unjournaled = new java.io.ByteArrayOutputStream();
+    /** Slots not yet in the journal file (32 bytes each); guards itself, the journal's writes and its end. */
+    private final ByteBuffer unjournaled = ByteBuffer.allocate(SLOT << 11);
     private FileChannel journal;
+    private long journalEnd;
 
     private KeySequences(Path file, int maxCapacity) {
         this.file = file;
@@ -129,9 +130,26 @@ public final class KeySequences {
         ByteBuffer b = ByteBuffer.allocate(SLOT).putLong(keyHash).putLong(number).putLong(queueSeq).putLong(msgIdHash).flip();
         if (put(b)) {
             synchronized (unjournaled) {
-                unjournaled.write(b.array(), 0, SLOT);
+                try {
+                    if (!unjournaled.hasRemaining()) {
+                        spill();
+                    }
+                    unjournaled.put(b.array(), 0, SLOT);
+                } catch (IOException e) {
+                    broken = true;
+                    log.error("order sequences journal {} not written ({}): messages carry no Jetsink-Sequence until the target"
+                        + " is opened again", JOURNAL, e.toString());
+                }
             }
         }
+    }
+
+    /** Appends the buffered slots to the journal file, unforced; the caller holds {@link #unjournaled}. */
+    private void spill() throws IOException {
+        unjournaled.flip();
+        write(journal, unjournaled, journalEnd);
+        journalEnd += unjournaled.limit();
+        unjournaled.clear();
     }
 
     /** Writes slot {@code b} (its key hash first) into the table; false when there is no room or the write failed. */
@@ -181,6 +199,7 @@ public final class KeySequences {
         table.force();
         journal.truncate(0);
         journal.force(true);
+        journalEnd = 0;
     }
 
     /**
@@ -213,20 +232,18 @@ public final class KeySequences {
      * table is forced and the journal emptied.
      */
     public synchronized void force() {
-        byte[] slots;
-        synchronized (unjournaled) {
-            slots = unjournaled.toByteArray();
-            unjournaled.reset();
-        }
         try {
-            if (slots.length > 0) {
-                write(journal, ByteBuffer.wrap(slots), journal.size());
-                journal.force(false);
+            synchronized (unjournaled) {
+                spill();
             }
-            if (journal.size() > JOURNAL_MAX) {
-                table.force(); // holds every slot the journal holds: each was written there first
-                journal.truncate(0);
-                journal.force(true);
+            journal.force(false);
+            synchronized (unjournaled) {
+                if (journalEnd > JOURNAL_MAX) {
+                    table.force(); // holds every slot the journal holds: each was written there first
+                    journal.truncate(0);
+                    journal.force(true);
+                    journalEnd = 0;
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("order sequences journal " + file.resolveSibling(JOURNAL) + " not forced", e);

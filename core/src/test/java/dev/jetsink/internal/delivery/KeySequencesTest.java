@@ -101,4 +101,24 @@ class KeySequencesTest {
                 .containsExactlyInAnyOrder(dir.resolve(KeySequences.FILE), dir.resolve(KeySequences.JOURNAL));
         }
     }
+
+    @Test
+    void slotsPastTheJournalsBufferAreForcedAndPutBackToo() throws Exception {
+        KeySequences s = KeySequences.open(dir);
+        s.force();
+        byte[] tableBefore = Files.readAllBytes(dir.resolve(KeySequences.FILE));
+        int objects = 5_000; // more than the 2 048 slots the buffer holds before it goes to the file
+        for (int i = 0; i < objects; i++) {
+            s.settled(KeySequences.hash("bucket/object-" + i), 3, 100L + i, KeySequences.hash("m-" + i));
+        }
+        s.force();
+        assertThat(Files.size(dir.resolve(KeySequences.JOURNAL))).isEqualTo(objects * 32L);
+        Files.write(dir.resolve(KeySequences.FILE), tableBefore); // the machine crashed: the table's pages are lost
+
+        KeySequences again = KeySequences.open(dir);
+        for (int i = 0; i < objects; i++) {
+            assertThat(again.last(KeySequences.hash("bucket/object-" + i))).as("object " + i)
+                .isEqualTo(new KeySequences.Last(3, 100L + i, KeySequences.hash("m-" + i)));
+        }
+    }
 }
