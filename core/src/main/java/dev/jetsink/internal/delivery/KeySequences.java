@@ -130,26 +130,32 @@ public final class KeySequences {
         ByteBuffer b = ByteBuffer.allocate(SLOT).putLong(keyHash).putLong(number).putLong(queueSeq).putLong(msgIdHash).flip();
         if (put(b)) {
             synchronized (unjournaled) {
-                try {
-                    if (!unjournaled.hasRemaining()) {
+                if (!unjournaled.hasRemaining()) {
+                    try {
                         spill();
+                    } catch (IOException e) {
+                        // the table has the numbers; only a crash of the machine could now lose them
+                        log.error("order sequences journal {} not written ({}): the last {} numbers would not survive a crash"
+                            + " of the machine", JOURNAL, e.toString(), unjournaled.capacity() / SLOT);
                     }
-                    unjournaled.put(b.array(), 0, SLOT);
-                } catch (IOException e) {
-                    broken = true;
-                    log.error("order sequences journal {} not written ({}): messages carry no Jetsink-Sequence until the target"
-                        + " is opened again", JOURNAL, e.toString());
                 }
+                unjournaled.put(b.array(), 0, SLOT);
             }
         }
     }
 
-    /** Appends the buffered slots to the journal file, unforced; the caller holds {@link #unjournaled}. */
+    /**
+     * Appends the buffered slots to the journal file, unforced, and empties the buffer (also when
+     * the write fails: the slots are in the table); the caller holds {@link #unjournaled}.
+     */
     private void spill() throws IOException {
         unjournaled.flip();
-        write(journal, unjournaled, journalEnd);
-        journalEnd += unjournaled.limit();
-        unjournaled.clear();
+        try {
+            write(journal, unjournaled, journalEnd);
+            journalEnd += unjournaled.limit();
+        } finally {
+            unjournaled.clear();
+        }
     }
 
     /** Writes slot {@code b} (its key hash first) into the table; false when there is no room or the write failed. */
