@@ -5,12 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
 import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,16 +24,12 @@ import org.slf4j.LoggerFactory;
  * sequence), and an object it forgot starts again at 1, as a new one does (OPERATIONS.md says how a
  * consumer reads that).
  *
- * <p>The file is written out in full when it is made (no holes) and then read and written through a
- * memory mapping: a store into a page that is already on disk needs no new space, so a full disk
- * does not fault it (a sparse file did: a page of a hole faulted on a full tmpfs, SIGBUS; a
- * positional write per event instead cost 14 µs here). A write is in the page cache at once, so a
- * killed process loses nothing. Against a crash of the machine each write is also appended to the
- * journal {@value #JOURNAL} (through a 64 KiB buffer), which {@link #force} forces: one sequential
- * write instead of the table's scattered pages. Opening replays the journal into the table. The queue runs
- * {@link #force} before it makes resolutions durable. Past {@value #JOURNAL_MAX} bytes of journal
- * the table itself is forced and the journal emptied. After a failed write the table stops
- * numbering (logged) until the target is opened again.
+ * <p>The file is written out in full when made (no holes: a store never needs new space, so a full
+ * disk cannot fault it) and read and written through a memory mapping, so a killed process loses
+ * nothing. Against a crash of the machine each write also goes to the journal {@value #JOURNAL}
+ * (through a 64 KiB buffer), which {@link #force} forces before the queue makes resolutions durable
+ * and which opening replays; past {@value #JOURNAL_MAX} bytes, or after a journal write failed, the
+ * table itself is forced and the journal emptied. DESIGN.md gives the history of these choices.
  *
  * <p>Only the dispatcher's thread writes; {@link #force} may run on the queue's upkeep thread.
  */
@@ -72,6 +66,9 @@ public final class KeySequences {
     private final ByteBuffer unjournaled = ByteBuffer.allocate(SLOT << 11);
     private FileChannel journal;
     private long journalEnd;
+    /** Slots the journal lacks (a write of it failed): the next {@link #force} forces the table itself. */
+    private boolean journalGap;
+    private boolean replaying;
 
     private KeySequences(Path file, int maxCapacity) {
         this.file = file;
@@ -144,18 +141,41 @@ public final class KeySequences {
         }
     }
 
-    /**
-     * Appends the buffered slots to the journal file, unforced, and empties the buffer (also when
-     * the write fails: the slots are in the table); the caller holds {@link #unjournaled}.
-     */
+    /** Appends the buffered slots to the journal, unforced, and empties the buffer; the caller holds {@link #unjournaled}. */
     private void spill() throws IOException {
         unjournaled.flip();
         try {
             write(journal, unjournaled, journalEnd);
             journalEnd += unjournaled.limit();
+        } catch (IOException e) {
+            journalGap = true;
+            throw e;
         } finally {
             unjournaled.clear();
         }
+    }
+
+    /** After an eviction, empties the journal (the new table is forced): no forgotten object comes back from it. */
+    private void forgetJournal() {
+        synchronized (unjournaled) {
+            try {
+                if (!replaying) {
+                    unjournaled.clear();
+                    emptyJournal();
+                }
+            } catch (IOException e) {
+                log.error("order sequences journal not emptied after the table forgot objects ({}): an open before the next"
+                    + " one may remember some of them", e.toString());
+            }
+        }
+    }
+
+    /** Empties the journal once the table holds (forced) all it held; the caller holds {@link #unjournaled}. */
+    private void emptyJournal() throws IOException {
+        journal.truncate(0);
+        journal.force(true);
+        journalEnd = 0;
+        journalGap = false;
     }
 
     /** Writes slot {@code b} (its key hash first) into the table; false when there is no room or the write failed. */
@@ -190,6 +210,7 @@ public final class KeySequences {
     /** Puts the journal's slots into the table (a crash of the machine may have lost them there), then empties it. */
     private void replay(Path path) throws IOException {
         journal = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        replaying = true;
         long whole = journal.size() / SLOT * SLOT; // a slot cut short by a crash was never forced: dropped
         ByteBuffer b = ByteBuffer.allocate(SLOT);
         for (long at = 0; at < whole; at += SLOT) {
@@ -203,33 +224,18 @@ public final class KeySequences {
             }
         }
         table.force();
-        journal.truncate(0);
-        journal.force(true);
-        journalEnd = 0;
+        replaying = false;
+        emptyJournal();
     }
 
-    /**
-     * The hash a msg id is kept by: a UUID's own bits folded (jetsink's msg ids are UUIDs, content
-     * digests or random), else {@link #hash}.
-     */
+    /** The hash a msg id is kept by ({@link ObjectHashes#msgId}). */
     public static long msgIdHash(String msgId) {
-        if (msgId.length() == 36) {
-            try {
-                java.util.UUID u = java.util.UUID.fromString(msgId);
-                long h = u.getMostSignificantBits() ^ Long.rotateLeft(u.getLeastSignificantBits(), 17);
-                return h == 0 ? 1 : h;
-            } catch (IllegalArgumentException notAUuid) {
-                // hashed below
-            }
-        }
-        return hash(msgId);
+        return ObjectHashes.msgId(msgId);
     }
 
-    /** The hash a key is kept by: the first 8 bytes of its SHA-256, never 0. */
+    /** The hash a key is kept by ({@link ObjectHashes#key}). */
     public static long hash(String text) {
-        byte[] d = SHA.get().digest(text.getBytes(StandardCharsets.UTF_8));
-        long h = ByteBuffer.wrap(d).getLong();
-        return h == 0 ? 1 : h;
+        return ObjectHashes.key(text);
     }
 
     /**
@@ -244,11 +250,9 @@ public final class KeySequences {
             }
             journal.force(false);
             synchronized (unjournaled) {
-                if (journalEnd > JOURNAL_MAX) {
-                    table.force(); // holds every slot the journal holds: each was written there first
-                    journal.truncate(0);
-                    journal.force(true);
-                    journalEnd = 0;
+                if (journalEnd > JOURNAL_MAX || journalGap) {
+                    table.force(); // holds every slot, the journal's too: each was written there first
+                    emptyJournal();
                 }
             }
         } catch (IOException e) {
@@ -337,11 +341,12 @@ public final class KeySequences {
                 m.force();
             }
             Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            attach(file, slots);
             if (kept < count) {
                 log.info("order sequences table full at {} objects: kept the {} settled most recently; an object it forgot"
                     + " starts again at Jetsink-Sequence 1", count, kept);
+                forgetJournal();
             }
-            attach(file, slots);
             count = kept;
             return true;
         } catch (IOException e) {
@@ -389,11 +394,4 @@ public final class KeySequences {
         return HEADER + i * SLOT;
     }
 
-    private static final ThreadLocal<MessageDigest> SHA = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
-    });
 }
