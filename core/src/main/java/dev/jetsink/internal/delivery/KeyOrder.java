@@ -115,11 +115,19 @@ final class KeyOrder {
         }
         try {
             sequences = KeySequences.open(dir);
+            sequences.keepInHand(this::inHand);
             beforeResolutionsForced.accept(this::close); // a durable resolution implies a durable number
         } catch (RuntimeException e) {
             log.error("order sequences file in {} not usable ({}): messages carry no Jetsink-Sequence until the target"
                 + " is opened again", dir, e.toString());
         }
+    }
+
+    /** The objects whose first entry may carry a number not yet settled: their table rows must stay. */
+    private java.util.Set<Long> inHand() {
+        java.util.Set<Long> hashes = new java.util.HashSet<>();
+        open.values().stream().filter(chain -> !chain.isEmpty()).forEach(chain -> hashes.add(keyHash(chain.peekFirst())));
+        return hashes;
     }
 
     /** The key an entry is ordered by: the one stored with it, or (queued unordered) its bucket and object. */

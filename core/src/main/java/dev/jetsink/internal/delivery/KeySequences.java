@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,16 +49,15 @@ public final class KeySequences {
     /** Largest table (64 MiB of slots): about 1.25 million objects at the fill it grows at. */
     static final int MAX_CAPACITY = 1 << 21;
 
-    /**
-     * An object's last settled event: its number, its queue sequence and a hash of its msg id (all 0
-     * when none).
-     */
+    /** An object's last settled event: its number, its queue sequence and a hash of its msg id (all 0 when none). */
     public record Last(long number, long queueSeq, long msgIdHash) {
         static final Last NONE = new Last(0, 0, 0);
     }
 
     private final Path file;
     private final int maxCapacity;
+    /** The objects with an event in hand (their number given out, not settled): never forgotten. */
+    private Supplier<Set<Long>> inHand = Set::of;
     private volatile FileChannel channel;
     private volatile MappedByteBuffer table;
     private int capacity;
@@ -79,7 +80,6 @@ public final class KeySequences {
      * Opens (or creates) the table in {@code queueDir}. A file that is not a table (damaged, or
      * another format) is set aside as {@code order-sequences.unreadable-<time>} and a new one begun:
      * the objects' sequences then start again at 1, which the error log says.
-     *
      * @throws UncheckedIOException when the file cannot be read, made or opened for writing
      */
     public static KeySequences open(Path queueDir) {
@@ -107,7 +107,12 @@ public final class KeySequences {
         return s;
     }
 
-    /** Whether it still numbers: false after a write failed. */
+    /** Tells it which objects have an event in hand, asked when a full table forgets objects. */
+    void keepInHand(Supplier<Set<Long>> objects) {
+        this.inHand = objects;
+    }
+
+    /** Whether it still numbers: false after a write of the table failed. */
     public boolean usable() {
         return !broken;
     }
@@ -299,10 +304,7 @@ public final class KeySequences {
         }
     }
 
-    /**
-     * The queue sequence that splits the table's objects into an older and a newer half, from a
-     * sample of at most 65 536 of them taken at an even stride.
-     */
+    /** The queue sequence that splits the table's objects into halves, from a sample of ≤ 65 536 at an even stride. */
     private long newerHalf() {
         int stride = Math.max(1, capacity / (1 << 16));
         long[] sample = new long[capacity / stride];
@@ -326,11 +328,12 @@ public final class KeySequences {
         try {
             create(next, slots);
             int kept = 0;
+            Set<Long> keep = keepFrom == Long.MIN_VALUE ? Set.of() : inHand.get();
             try (FileChannel ch = FileChannel.open(next, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) slots * SLOT);
                 for (int i = 0; i < capacity; i++) {
                     long h = table.getLong(slot(i));
-                    if (h != 0 && table.getLong(slot(i) + 16) >= keepFrom) {
+                    if (h != 0 && (table.getLong(slot(i) + 16) >= keepFrom || keep.contains(h))) {
                         int at = find(m, slots, h);
                         for (int off = 0; off < SLOT; off += 8) {
                             m.putLong(slot(at) + off, table.getLong(slot(i) + off));

@@ -121,4 +121,17 @@ class KeySequencesTest {
                 .isEqualTo(new KeySequences.Last(3, 100L + i, KeySequences.hash("m-" + i)));
         }
     }
+
+    @Test
+    void anObjectWithAnEventInHandIsNeverForgotten() {
+        long inHand = KeySequences.hash("bucket/retrying-for-long");
+        KeySequences s = KeySequences.open(dir, 1 << 16);
+        s.keepInHand(() -> java.util.Set.of(inHand));
+        s.settled(inHand, 41, 1, KeySequences.hash("m-1")); // the oldest of all: first to go, were it not in hand
+        for (int i = 0; i < 100_000; i++) {
+            s.settled(KeySequences.hash("bucket/object-" + i), 1, 10L + i, KeySequences.hash("m-" + i));
+        }
+        assertThat(s.last(KeySequences.hash("bucket/object-0"))).as("an old object not in hand: forgotten").isEqualTo(KeySequences.Last.NONE);
+        assertThat(s.last(inHand)).isEqualTo(new KeySequences.Last(41, 1, KeySequences.hash("m-1")));
+    }
 }
