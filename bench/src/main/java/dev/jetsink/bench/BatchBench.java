@@ -195,31 +195,10 @@ public final class BatchBench {
             System.out.println("warm-up " + wrk.run(d.host(), d.port(), Math.min(20, seconds)).summary());
             awaitSettled(d, form);
         }
-        List<Double> plainEps = new ArrayList<>();
-        List<Double> orderedEps = new ArrayList<>();
-        List<Double> plainCpu = new ArrayList<>();
-        List<Double> orderedCpu = new ArrayList<>();
-        List<Double> pressure = new ArrayList<>();
-        for (int round = 0; round < rounds; round++) {
-            for (boolean plainTurn : round % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
-                JetsinkRound j = jetsinkRound(form, wrk, plainTurn ? plain : ordered, admin, seconds);
-                (plainTurn ? plainEps : orderedEps).add(j.eventsPerSecond);
-                (plainTurn ? plainCpu : orderedCpu).add(j.cpuMicrosPerEvent);
-                pressure.add(j.pressure);
-            }
-        }
-        List<Double> ratio = Spread.ratios(orderedEps, plainEps);
-        System.out.printf("%s: ORDER=key %s events/s, default %s, ratio %s (goal >= 0.9); CPU per event %s against %s us%n",
-            form.name(), Spread.text(orderedEps, "%.0f"), Spread.text(plainEps, "%.0f"), Spread.text(ratio, "%.2f"),
-            Spread.text(orderedCpu, "%.1f"), Spread.text(plainCpu, "%.1f"));
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("default_eps", Spread.of(plainEps, 0));
-        r.put("ordered_eps", Spread.of(orderedEps, 0));
-        r.put("ratio_ordered_vs_default", Spread.of(ratio, 2));
-        r.put("default_cpu_us_per_event", Spread.of(plainCpu, 1));
-        r.put("ordered_cpu_us_per_event", Spread.of(orderedCpu, 1));
-        r.put("cpu_pressure_pct", Spread.of(pressure, 1));
-        return r;
+        return OrderRounds.compare(form.name(), "events/s", "event", plain, ordered, rounds, d -> {
+            JetsinkRound j = jetsinkRound(form, wrk, d, admin, seconds);
+            return new OrderRounds.Round(j.eventsPerSecond, j.cpuMicrosPerEvent, j.pressure);
+        });
     }
 
     private record JetsinkRound(double eventsPerSecond, double cpuMicrosPerEvent, double pressure, double requestP99Ms) {

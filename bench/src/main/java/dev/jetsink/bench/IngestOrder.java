@@ -3,8 +3,6 @@ package dev.jetsink.bench;
 import io.nats.client.Connection;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -30,31 +28,10 @@ final class IngestOrder {
                 System.out.println("warm-up " + wrk.run(d.host(), d.port(), Math.min(20, seconds)).summary());
                 IngestBench.awaitDrained(d);
             }
-            List<Double> plainRps = new ArrayList<>();
-            List<Double> orderedRps = new ArrayList<>();
-            List<Double> plainCpu = new ArrayList<>();
-            List<Double> orderedCpu = new ArrayList<>();
-            List<Double> pressure = new ArrayList<>();
-            for (int round = 0; round < rounds; round++) {
-                for (boolean plainTurn : round % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
-                    IngestBench.JetsinkRun run = IngestBench.jetsink(plainTurn ? plain : ordered, admin, wrk, seconds, null);
-                    (plainTurn ? plainRps : orderedRps).add(run.rps());
-                    (plainTurn ? plainCpu : orderedCpu).add(run.cpuMicros());
-                    pressure.add(run.pressure());
-                }
-            }
-            List<Double> ratio = Spread.ratios(orderedRps, plainRps);
-            System.out.printf("one event per POST: ORDER=key %s requests/s, default %s, ratio %s (goal >= 0.9); CPU per request"
-                    + " %s against %s us%n", Spread.text(orderedRps, "%.0f"), Spread.text(plainRps, "%.0f"),
-                Spread.text(ratio, "%.2f"), Spread.text(orderedCpu, "%.1f"), Spread.text(plainCpu, "%.1f"));
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("default_rps", Spread.of(plainRps, 0));
-            r.put("ordered_rps", Spread.of(orderedRps, 0));
-            r.put("ratio_ordered_vs_default", Spread.of(ratio, 2));
-            r.put("default_cpu_us_per_request", Spread.of(plainCpu, 1));
-            r.put("ordered_cpu_us_per_request", Spread.of(orderedCpu, 1));
-            r.put("cpu_pressure_pct", Spread.of(pressure, 1));
-            return r;
+            return OrderRounds.compare("one event per POST", "requests/s", "request", plain, ordered, rounds, d -> {
+                IngestBench.JetsinkRun run = IngestBench.jetsink(d, admin, wrk, seconds, null);
+                return new OrderRounds.Round(run.rps(), run.cpuMicros(), run.pressure());
+            });
         }
     }
 }
