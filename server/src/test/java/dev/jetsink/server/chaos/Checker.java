@@ -184,9 +184,11 @@ final class Checker {
         report.add(orderVerdict.describe() + " (order=" + order.label() + ")");
         orderVerdict.first().forEach(b -> report.add(b.describe()));
         report.addAll(orderVerdict.gaps());
-        if (order == OrderMode.KEY && orderVerdict.numberGaps() > failed) {
+        int resent = Sender.resentUnanswered();
+        if (order == OrderMode.KEY && orderVerdict.numberGaps() > failed + resent) {
             problems.add(orderVerdict.numberGaps() + " Jetsink-Sequence gaps or repeats under ORDER=key, more than the "
-                + failed + " failed events explain: " + orderVerdict.gaps());
+                + failed + " failed events and " + resent + " events re-sent after an unanswered request explain: "
+                + orderVerdict.gaps());
         }
         if (order == OrderMode.KEY && orderVerdict.breaks() > 0) {
             problems.add(orderVerdict.breaks() + " events stored after a newer event of their object under ORDER=key: "
