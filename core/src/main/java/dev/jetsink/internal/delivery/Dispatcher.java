@@ -298,7 +298,8 @@ public final class Dispatcher implements Runnable {
     private void delivered(PendingEntry p, Publisher.Delivered d) {
         long attemptsMade = p.retry().recordFinalAttempt();
         if (order != null) {
-            order.settled(p).ifPresent(line::putBack); // its number before its resolution; the next entry may go
+            // its number before its resolution; the next entry may go
+            order.settled(p, d.mayHoldNumber(p.keySequence())).ifPresent(line::putBack);
         }
         ctx.queue().resolve(p.seq());
         ctx.events().entryResolved(new LifecycleEvent.EntryResolved(ctx.target(), p.entry().msgId(), p.seq(),

@@ -168,16 +168,29 @@ final class KeyOrder {
         return Admission.GO;
     }
 
+    /** {@link #settled(PendingEntry, boolean)} for an entry the stream holds with its number. */
+    Optional<PendingEntry> settled(PendingEntry p) {
+        return settled(p, true);
+    }
+
     /**
      * {@code p} is settled (stored, or a duplicate of a stored copy): the entry of its key that may
-     * go now, which the dispatcher puts back in the waiting line.
+     * go now, which the dispatcher puts back in the waiting line. {@code numberStored} is false
+     * when its publish was a duplicate of a copy stored with another number (a sender's re-send of
+     * an event stored before a newer one of its object): its number then stays free for the
+     * object's next event, so no false gap shows.
      */
-    Optional<PendingEntry> settled(PendingEntry p) {
+    Optional<PendingEntry> settled(PendingEntry p, boolean numberStored) {
         ArrayDeque<PendingEntry> chain = p.orderKey() == null ? null : open.get(p.orderKey());
         if (chain == null || !chain.remove(p)) {
             return Optional.empty();
         }
-        consume(p);
+        if (numberStored) {
+            consume(p);
+        } else {
+            log.debug("seq={} msg_id={} was stored before under another Jetsink-Sequence: {} stays its object's next",
+                p.seq(), p.entry().msgId(), p.keySequence());
+        }
         if (chain.isEmpty()) {
             open.remove(p.orderKey());
             return Optional.empty();

@@ -19,7 +19,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The JetStream path (DESIGN.md "Delivery"): {@code publishAsync} with the entry's
  * {@code Nats-Msg-Id} and {@code expectedStream}, each future bounded by what is left of the
- * attempt deadline, success only for a PubAck from the configured stream.
+ * attempt deadline, success only for a PubAck from the configured stream. A duplicate ack of an
+ * entry that carries a {@code Jetsink-Sequence} also reads back the stored copy's number
+ * ({@link StoredNumbers}).
  */
 public final class JetStreamPublisher implements Publisher {
 
@@ -29,6 +31,7 @@ public final class JetStreamPublisher implements Publisher {
     private final EntrySubjects subjects;
     private final String stream;
     private final Set<CompletableFuture<Delivered>> open = ConcurrentHashMap.newKeySet();
+    private final StoredNumbers storedNumbers;
     private Connection contextOf;
     private JetStream context;
 
@@ -46,6 +49,7 @@ public final class JetStreamPublisher implements Publisher {
         this.classifier = classifier;
         this.subjects = subjects;
         this.stream = check.stream();
+        this.storedNumbers = new StoredNumbers(check.api().options().getPrefix(), stream, target);
     }
 
     @Override
@@ -88,6 +92,10 @@ public final class JetStreamPublisher implements Publisher {
                 var mismatch = classifier.checkAck(ack);
                 if (mismatch.isPresent()) {
                     out.completeExceptionally(new OutcomeException(mismatch.get()));
+                } else if (ack.isDuplicate() && keySequence > 0) {
+                    // which number the stored copy has: this entry's (an earlier attempt stored it) or another's
+                    storedNumbers.of(c, ack.getSeqno(), deadline.remaining()).thenAccept(
+                        number -> out.complete(new Delivered(true, ack.getStream(), ack.getSeqno(), number)));
                 } else {
                     out.complete(new Delivered(ack.isDuplicate(), ack.getStream(), ack.getSeqno()));
                 }

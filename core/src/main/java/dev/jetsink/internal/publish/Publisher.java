@@ -42,8 +42,26 @@ public interface Publisher extends AutoCloseable {
     /**
      * A delivered publish. {@code duplicate} when the stream already held this msg id; the stream
      * and its sequence from the ack (empty and 0 on the Core path, which has no ack).
+     * {@code storedNumber}: for a duplicate published with a {@code keySequence}, the
+     * {@value MessageHeaders#SEQUENCE} the stored copy carries (0 when it carries none), read back
+     * from the stream; {@link #UNKNOWN} when not read (not such a duplicate, or the read failed).
      */
-    record Delivered(boolean duplicate, String stream, long streamSeq) {
-        static final Delivered CORE = new Delivered(false, "", 0);
+    record Delivered(boolean duplicate, String stream, long streamSeq, long storedNumber) {
+        /** {@code storedNumber} when the stored copy's number was not read. */
+        public static final long UNKNOWN = -1;
+        static final Delivered CORE = new Delivered(false, "", 0, UNKNOWN);
+
+        /** A publish whose stored copy's number was not read. */
+        public Delivered(boolean duplicate, String stream, long streamSeq) {
+            this(duplicate, stream, streamSeq, UNKNOWN);
+        }
+
+        /**
+         * Whether the stream may hold {@code keySequence} for this event: false only when the
+         * stored copy was read back and carries another number (or none).
+         */
+        public boolean mayHoldNumber(long keySequence) {
+            return storedNumber == UNKNOWN || storedNumber == keySequence;
+        }
     }
 }

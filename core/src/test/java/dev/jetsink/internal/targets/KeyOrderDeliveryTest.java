@@ -2,6 +2,7 @@ package dev.jetsink.internal.targets;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import dev.jetsink.internal.config.TargetConfig;
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.event.EventMetadata;
@@ -10,8 +11,13 @@ import dev.jetsink.internal.failed.FailedEventStore;
 import dev.jetsink.internal.failed.FailedRecord;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.Outcome;
+import dev.jetsink.testkit.NatsServer;
 import dev.jetsink.testkit.StoredMessage;
 import dev.jetsink.testkit.StreamSpec;
+import dev.jetsink.testkit.Streams;
+import io.nats.client.Connection;
+import io.nats.client.Nats;
+import io.nats.client.Options;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -189,6 +195,61 @@ class KeyOrderDeliveryTest {
                 sequences(stored).forEach((key, seqs) -> assertThat(seqs).as(key + ": 1, 2, 3, ... across the restart")
                     .isEqualTo(java.util.stream.LongStream.rangeClosed(1, seqs.size()).boxed().toList()));
             }
+        }
+    }
+
+    @Test
+    void aResendOfAnEventStoredBeforeANewerOneOfItsObjectLeavesNoGap() throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            h.createDefaultStream();
+            NatsTarget t = h.start(TargetHarness.config(env(h, "key")));
+            TargetSends.send(t, event("a", 0)).join();
+            TargetSends.send(t, event("a", 1)).join();
+            // the store re-sends a batch of both (as after a request it got no answer to): same bytes, same msg ids
+            TargetSends.send(t, event("a", 0)).join();
+            TargetSends.send(t, event("a", 1)).join();
+            TargetSends.send(t, event("a", 2)).join();
+            h.awaitDrained(t, TargetHarness.AWAIT);
+            assertThat(h.events.all(LifecycleEvent.EntryResolved.class)).filteredOn(LifecycleEvent.EntryResolved::duplicate)
+                .as("the re-sends met the stored copies").hasSize(2);
+            List<StoredMessage> stored = h.readStream();
+            assertThat(perObject(stored)).containsEntry("a", List.of(0, 1, 2));
+            assertThat(sequences(stored)).as("the re-sends' numbers were not stored: the next event has the first")
+                .containsEntry("a", List.of(1L, 2L, 3L));
+        }
+    }
+
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException
+    @Test
+    void aResendWhoseStoredCopyCannotBeReadCostsAGapOfOneAndSaysWhy() throws Exception {
+        String auth = """
+            authorization {
+              users = [
+                {user: admin, password: adminpw}
+                {user: a, password: b, permissions: {publish: {deny: ["$JS.API.STREAM.MSG.GET.>"]}}}
+              ]
+            }
+            """;
+        try (TargetHarness h = new TargetHarness(NatsServer.builder().config(auth).build().start());
+             Connection admin = Nats.connect(new Options.Builder().server(h.server.url()).userInfo("admin", "adminpw").build());
+             CapturedLog log = new CapturedLog()) {
+            Streams.create(admin, StreamSpec.of(TargetHarness.STREAM, TargetHarness.SUBJECT)
+                .duplicateWindow(Duration.ofSeconds(274)).build());
+            Map<String, String> env = env(h, "key");
+            env.put(TargetKind.NOTIFY.envPrefix() + "USERNAME", "a");
+            env.put(TargetKind.NOTIFY.envPrefix() + "PASSWORD", "b");
+            NatsTarget t = h.start(TargetHarness.config(env));
+            TargetSends.send(t, event("a", 0)).join();
+            TargetSends.send(t, event("a", 1)).join();
+            TargetSends.send(t, event("a", 0)).join();
+            TargetSends.send(t, event("a", 2)).join();
+            h.awaitDrained(t, Duration.ofSeconds(60));
+            List<StoredMessage> stored = Streams.readAll(admin, TargetHarness.STREAM);
+            assertThat(perObject(stored)).containsEntry("a", List.of(0, 1, 2));
+            assertThat(sequences(stored)).as("not knowing, the number counts as stored: a gap, never a repeat")
+                .containsEntry("a", List.of(1L, 2L, 4L));
+            assertThat(log.lines(Level.WARN, "the stored copy of a duplicate could not be read back")).singleElement()
+                .satisfies(line -> assertThat(line).contains("$JS.API.STREAM.MSG.GET." + TargetHarness.STREAM));
         }
     }
 }

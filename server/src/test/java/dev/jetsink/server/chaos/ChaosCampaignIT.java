@@ -130,7 +130,8 @@ class ChaosCampaignIT {
         boolean drained = awaitDrained(stage, sink);
         stage.daemons.forEach(DaemonSlot::sampleQuietly);
         List<StoredMessage> stream = stage.readSettled(Duration.ofSeconds(3), Duration.ofSeconds(180), history);
-        Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots(), order);
+        long unreadCopies = stage.daemons.stream().mapToLong(DaemonSlot::unreadCopies).sum();
+        Checker.Result r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots(), Set.of(), order, unreadCopies);
         String replicas = "";
         NatsVersion server = NatsBinary.version();
         boolean strict = ServerVersion.replicationFixed(server.toString());
@@ -142,7 +143,7 @@ class ChaosCampaignIT {
                 replicas = " lost_held_by_a_replica=" + held.get().size();
             } else if (!held.get().isEmpty()) {
                 // an older server: what a replica holds was delivered; only what none holds is lost
-                r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots(), held.get(), order);
+                r = Checker.check(ledger, stream, stage.coreSeen, stage.queueRoots(), held.get(), order, unreadCopies);
             }
         }
         problems.addAll(r.problems());
@@ -156,7 +157,8 @@ class ChaosCampaignIT {
             + " restarts, a SIGKILL loses what came after the last sample): " + suppressed);
         nemesis.troubles.forEach(t -> history.say("trouble: " + t));
         history.say("requests the senders abandoned at their own 25 s deadline (the HTTP client neither"
-            + " answered nor timed out): " + Sender.clientDeadlines());
+            + " answered nor timed out): " + Sender.clientDeadlines() + "; events re-sent after an unanswered request: "
+            + Sender.resentUnanswered() + "; duplicates whose stored copy's number was not read back: " + unreadCopies);
         history.say("duration " + Duration.ofNanos(System.nanoTime() - started).toSeconds()
             + " s; stream messages " + stream.size() + "; cpu pressure at end: " + cpuPressure());
         problems.forEach(p -> history.say("PROBLEM " + p));

@@ -89,7 +89,7 @@ final class Checker {
 
     static Result check(Ledger ledger, List<StoredMessage> stream, Collection<byte[]> coreSeen, List<Path> roots,
                         OrderMode order) throws IOException {
-        return check(ledger, stream, coreSeen, roots, Set.of(), order);
+        return check(ledger, stream, coreSeen, roots, Set.of(), order, 0);
     }
 
     /**
@@ -97,10 +97,12 @@ final class Checker {
      * replica holds ({@link #heldByAReplica}): jetsink delivered them and the broker's replicas lost
      * agreement about them (nats-server 2.9.10 after a paused leader, RELIABILITY.md finding 3). They
      * are counted and reported, not failed; an event no replica holds is lost. {@code order} is the
-     * order the targets promise: under {@link OrderMode#KEY} an order break is a problem.
+     * order the targets promise: under {@link OrderMode#KEY} an order break is a problem, and so is
+     * a {@code Jetsink-Sequence} gap beyond the failed events and the {@code unreadCopies} (the
+     * duplicates whose stored copy's number the daemons logged they could not read back).
      */
     static Result check(Ledger ledger, List<StoredMessage> stream, Collection<byte[]> coreSeen, List<Path> roots,
-                        Set<String> diverged, OrderMode order) throws IOException {
+                        Set<String> diverged, OrderMode order, long unreadCopies) throws IOException {
         List<String> problems = new ArrayList<>();
         List<String> report = new ArrayList<>();
         Map<String, Ledger.Route> sent = ledger.sent();
@@ -184,10 +186,9 @@ final class Checker {
         report.add(orderVerdict.describe() + " (order=" + order.label() + ")");
         orderVerdict.first().forEach(b -> report.add(b.describe()));
         report.addAll(orderVerdict.gaps());
-        int resent = Sender.resentUnanswered();
-        if (order == OrderMode.KEY && orderVerdict.numberGaps() > failed + resent) {
+        if (order == OrderMode.KEY && orderVerdict.numberGaps() > failed + unreadCopies) {
             problems.add(orderVerdict.numberGaps() + " Jetsink-Sequence gaps or repeats under ORDER=key, more than the "
-                + failed + " failed events and " + resent + " events re-sent after an unanswered request explain: "
+                + failed + " failed events and " + unreadCopies + " duplicates whose stored copy was not read back explain: "
                 + orderVerdict.gaps());
         }
         if (order == OrderMode.KEY && orderVerdict.breaks() > 0) {

@@ -95,7 +95,7 @@ class CheckerTest {
         Ledger ledger = ackedOnTheJetStreamPath("cx0n0x", "cx0n1x", "cx0n2x");
         List<StoredMessage> leader = List.of(message(1, "a", "{\"requestID\":\"cx0n0x\"}"));
 
-        Checker.Result r = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x"), OrderMode.KEY);
+        Checker.Result r = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x"), OrderMode.KEY, 0);
 
         assertThat(r.diverged()).as("cx0n1x is on another replica").isEqualTo(1);
         assertThat(r.lost()).as("cx0n2x is on none").isEqualTo(1);
@@ -104,10 +104,28 @@ class CheckerTest {
         assertThat(r.report()).anyMatch(line -> line.contains("replicas diverged") && line.contains("cx0n1x"));
 
         Checker.Result clean = Checker.check(ledger, leader, List.of(), List.of(root), java.util.Set.of("cx0n1x", "cx0n2x"),
-            OrderMode.KEY);
+            OrderMode.KEY, 0);
         assertThat(clean.problems()).isEmpty();
         assertThat(clean.lost()).isZero();
         assertThat(clean.diverged()).isEqualTo(2);
+    }
+
+    @Test
+    void aSequenceGapIsAProblemUnlessADaemonSaidItCouldNotReadAStoredCopysNumber() throws Exception {
+        String later = "cx0n" + SenderForm.KEYS + "x"; // the same object's next request
+        Ledger ledger = ackedOnTheJetStreamPath("cx0n0x", later);
+        List<StoredMessage> stream = List.of(numbered(1, "a", "cx0n0x", 1), numbered(2, "b", later, 3));
+
+        Checker.Result strict = Checker.check(ledger, stream, List.of(), List.of(root), java.util.Set.of(), OrderMode.KEY, 0);
+        assertThat(strict.problems()).singleElement().asString().contains("1 Jetsink-Sequence gaps");
+
+        Checker.Result explained = Checker.check(ledger, stream, List.of(), List.of(root), java.util.Set.of(), OrderMode.KEY, 1);
+        assertThat(explained.problems()).isEmpty();
+    }
+
+    private static StoredMessage numbered(long seq, String msgId, String token, long number) {
+        return new StoredMessage(seq, Stage.SUBJECT, Map.of(StoredMessage.MSG_ID_HEADER, List.of(msgId),
+            "Jetsink-Sequence", List.of(Long.toString(number))), ("{\"requestID\":\"" + token + "\"}").getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

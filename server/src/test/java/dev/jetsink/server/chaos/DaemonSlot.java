@@ -35,6 +35,9 @@ final class DaemonSlot {
     /** Per process id, the highest {@code jetsink_duplicate_acks_total} read from it. */
     private final Map<Long, Double> duplicateAcks = new ConcurrentHashMap<>();
     private Optional<ServeProcess> process = Optional.empty();
+    /** What the daemon logs for each duplicate whose stored copy's number it could not read back. */
+    private static final String UNREAD_COPY = "the stored copy of a duplicate could not be read back";
+    private long pastUnreadCopies;
 
     DaemonSlot(String name, Path queueRoot, Map<String, String> env, HttpClient http) {
         this.name = name;
@@ -79,7 +82,20 @@ final class DaemonSlot {
 
     private void keepTail(ServeProcess serve) {
         List<String> lines = serve.lines();
+        pastUnreadCopies += unreadCopies(lines);
         pastLogTails.add(String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL), lines.size())));
+    }
+
+    /**
+     * Duplicates whose stored copy's {@code Jetsink-Sequence} the daemon could not read back, over
+     * all its processes: each may show its object a gap of one with nothing missing.
+     */
+    synchronized long unreadCopies() {
+        return pastUnreadCopies + process.map(p -> unreadCopies(p.lines())).orElse(0L);
+    }
+
+    private static long unreadCopies(List<String> lines) {
+        return lines.stream().filter(l -> l.contains(UNREAD_COPY)).count();
     }
 
     /** The last lines of every process of this daemon, oldest first. */

@@ -143,12 +143,7 @@ final class Sender implements Runnable {
         }
     }
 
-    /**
-     * Events sent again after an attempt got no answer. Under ORDER=key each may cost its object a
-     * false gap of one (DESIGN.md "Order per object", known limits): a re-sent event the daemon had
-     * taken, arriving after a newer event of its object, uses up a number its duplicate publish
-     * does not store.
-     */
+    /** Events sent again after an attempt got no answer (the daemon may have taken them the first time). */
     static int resentUnanswered() {
         return resentUnanswered.get();
     }
