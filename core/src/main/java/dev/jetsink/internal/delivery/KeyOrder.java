@@ -123,11 +123,9 @@ final class KeyOrder {
         }
     }
 
-    /** The objects whose first entry may carry a number not yet settled: their table rows must stay. */
-    private java.util.Set<Long> inHand() {
-        java.util.Set<Long> hashes = new java.util.HashSet<>();
-        open.values().stream().filter(chain -> !chain.isEmpty()).forEach(chain -> hashes.add(keyHash(chain.peekFirst())));
-        return hashes;
+    /** The objects whose first entry may carry a number not yet settled (their key hashes): their table rows must stay. */
+    private long[] inHand() {
+        return open.values().stream().filter(chain -> !chain.isEmpty()).mapToLong(chain -> keyHash(chain.peekFirst())).toArray();
     }
 
     /** The key an entry is ordered by: the one stored with it, or (queued unordered) its bucket and object. */

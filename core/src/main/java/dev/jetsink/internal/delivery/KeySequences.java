@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +42,8 @@ public final class KeySequences {
     private static final long JOURNAL_MAX = 64L << 20;
     private static final Logger log = LoggerFactory.getLogger(KeySequences.class);
     private static final long MAGIC = 0x4a534b5345510003L; // "JSKSEQ" and format 3
-    private static final int HEADER = 32;
-    private static final int SLOT = 32;
+    private static final int HEADER = TableFiles.HEADER;
+    private static final int SLOT = TableFiles.SLOT;
     private static final int FIRST_CAPACITY = 1 << 16;
     /** Largest table (64 MiB of slots): about 1.25 million objects at the fill it grows at. */
     static final int MAX_CAPACITY = 1 << 21;
@@ -57,7 +56,7 @@ public final class KeySequences {
     private final Path file;
     private final int maxCapacity;
     /** The objects with an event in hand (their number given out, not settled): never forgotten. */
-    private Supplier<Set<Long>> inHand = Set::of;
+    private Supplier<long[]> inHand = () -> new long[0];
     private volatile FileChannel channel;
     private volatile MappedByteBuffer table;
     private int capacity;
@@ -97,7 +96,7 @@ public final class KeySequences {
                     aside.getFileName());
             }
             if (s.table == null) {
-                create(s.file, FIRST_CAPACITY);
+                TableFiles.create(s.file, MAGIC, FIRST_CAPACITY, true);
                 s.attach(s.file, FIRST_CAPACITY);
             }
             s.replay(queueDir.resolve(JOURNAL));
@@ -108,7 +107,7 @@ public final class KeySequences {
     }
 
     /** Tells it which objects have an event in hand, asked when a full table forgets objects. */
-    void keepInHand(Supplier<Set<Long>> objects) {
+    void keepInHand(Supplier<long[]> objects) {
         this.inHand = objects;
     }
 
@@ -129,8 +128,7 @@ public final class KeySequences {
         if (broken) {
             return;
         }
-        ByteBuffer b = ByteBuffer.allocate(SLOT).putLong(keyHash).putLong(number).putLong(queueSeq).putLong(msgIdHash).flip();
-        if (put(b)) {
+        if (put(keyHash, number, queueSeq, msgIdHash)) {
             synchronized (unjournaled) {
                 if (!unjournaled.hasRemaining()) {
                     try {
@@ -141,7 +139,7 @@ public final class KeySequences {
                             + " of the machine", JOURNAL, e.toString(), unjournaled.capacity() / SLOT);
                     }
                 }
-                unjournaled.put(b.array(), 0, SLOT);
+                unjournaled.putLong(keyHash).putLong(number).putLong(queueSeq).putLong(msgIdHash);
             }
         }
     }
@@ -150,7 +148,7 @@ public final class KeySequences {
     private void spill() throws IOException {
         unjournaled.flip();
         try {
-            write(journal, unjournaled, journalEnd);
+            TableFiles.write(journal, unjournaled, journalEnd);
             journalEnd += unjournaled.limit();
         } catch (IOException e) {
             journalGap = true;
@@ -183,9 +181,8 @@ public final class KeySequences {
         journalGap = false;
     }
 
-    /** Writes slot {@code b} (its key hash first) into the table; false when there is no room or the write failed. */
-    private boolean put(ByteBuffer b) {
-        long h = b.getLong(0);
+    /** Writes object {@code h}'s slot into the table; false when there is no room or the write failed. */
+    private boolean put(long h, long number, long queueSeq, long msgIdHash) {
         int at = find(table, capacity, h);
         if (table.getLong(slot(at)) != h) {
             if ((count + 1L) * 10 > capacity * 6L) {
@@ -198,9 +195,9 @@ public final class KeySequences {
         }
         try {
             // the values, then the key hash: a slot is taken only with its values
-            table.putLong(slot(at) + 24, b.getLong(24));
-            table.putLong(slot(at) + 16, b.getLong(16));
-            table.putLong(slot(at) + 8, b.getLong(8));
+            table.putLong(slot(at) + 24, msgIdHash);
+            table.putLong(slot(at) + 16, queueSeq);
+            table.putLong(slot(at) + 8, number);
             table.putLong(slot(at), h);
             return true;
         } catch (InternalError e) {
@@ -224,7 +221,7 @@ public final class KeySequences {
                 // one slot
             }
             b.flip();
-            if (b.getLong(16) > last(b.getLong(0)).queueSeq() && !put(b)) {
+            if (b.getLong(16) > last(b.getLong(0)).queueSeq() && !put(b.getLong(0), b.getLong(8), b.getLong(16), b.getLong(24))) {
                 throw new IOException("a journal slot could not be put back into the table");
             }
         }
@@ -326,14 +323,15 @@ public final class KeySequences {
     private boolean rebuild(int slots, long keepFrom) {
         Path next = file.resolveSibling(FILE + ".next");
         try {
-            create(next, slots);
+            TableFiles.create(next, MAGIC, slots, false);
             int kept = 0;
-            Set<Long> keep = keepFrom == Long.MIN_VALUE ? Set.of() : inHand.get();
+            long[] keep = keepFrom == Long.MIN_VALUE ? new long[0] : inHand.get().clone();
+            java.util.Arrays.sort(keep);
             try (FileChannel ch = FileChannel.open(next, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) slots * SLOT);
                 for (int i = 0; i < capacity; i++) {
                     long h = table.getLong(slot(i));
-                    if (h != 0 && (table.getLong(slot(i) + 16) >= keepFrom || keep.contains(h))) {
+                    if (h != 0 && (table.getLong(slot(i) + 16) >= keepFrom || java.util.Arrays.binarySearch(keep, h) >= 0)) {
                         int at = find(m, slots, h);
                         for (int off = 0; off < SLOT; off += 8) {
                             m.putLong(slot(at) + off, table.getLong(slot(i) + off));
@@ -341,10 +339,23 @@ public final class KeySequences {
                         kept++;
                     }
                 }
-                m.force();
+                ch.force(true); // the written zeros and the mapped slots, with the file's size: one fsync
             }
             Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            attach(file, slots);
+            try {
+                TableFiles.forceDirectory(file.getParent());
+            } catch (IOException e) {
+                log.warn("queue dir not forced after the order sequences table was rewritten ({}): a crash of the machine"
+                    + " may bring the older table back", e.toString());
+            }
+            try {
+                attach(file, slots);
+            } catch (IOException e) {
+                broken = true; // the old mapping is of a file no longer in the dir: writing on would lose the numbers
+                log.error("order sequences file {} rewritten but not mapped again ({}): messages carry no Jetsink-Sequence"
+                    + " until the target is opened again", file.getFileName(), e.toString());
+                return false;
+            }
             if (kept < count) {
                 log.info("order sequences table full at {} objects: kept the {} settled most recently; an object it forgot"
                     + " starts again at Jetsink-Sequence 1", count, kept);
@@ -355,30 +366,6 @@ public final class KeySequences {
         } catch (IOException e) {
             log.error("order sequences table could not be rewritten with {} slots: {}", slots, e.toString());
             return false;
-        }
-    }
-
-    /** Writes the whole file, zeros after the header, and forces it: no page of it is a hole. */
-    private static void create(Path path, int slots) throws IOException {
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-            write(ch, ByteBuffer.allocate(HEADER).putLong(MAGIC).putLong(slots).clear(), 0);
-            ByteBuffer zeros = ByteBuffer.allocate(1 << 16);
-            long end = HEADER + (long) slots * SLOT;
-            for (long at = HEADER; at < end; at += zeros.capacity()) {
-                write(ch, zeros.clear().limit((int) Math.min(zeros.capacity(), end - at)), at);
-            }
-            ch.force(true);
-        } catch (IOException e) {
-            Files.deleteIfExists(path);
-            throw e;
-        }
-    }
-
-    private static void write(FileChannel ch, ByteBuffer b, long at) throws IOException {
-        long pos = at;
-        while (b.hasRemaining()) {
-            pos += ch.write(b, pos);
         }
     }
 

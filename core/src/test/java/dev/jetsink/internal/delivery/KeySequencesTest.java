@@ -126,7 +126,7 @@ class KeySequencesTest {
     void anObjectWithAnEventInHandIsNeverForgotten() {
         long inHand = KeySequences.hash("bucket/retrying-for-long");
         KeySequences s = KeySequences.open(dir, 1 << 16);
-        s.keepInHand(() -> java.util.Set.of(inHand));
+        s.keepInHand(() -> new long[] {inHand});
         s.settled(inHand, 41, 1, KeySequences.hash("m-1")); // the oldest of all: first to go, were it not in hand
         for (int i = 0; i < 100_000; i++) {
             s.settled(KeySequences.hash("bucket/object-" + i), 1, 10L + i, KeySequences.hash("m-" + i));

@@ -1,0 +1,57 @@
+package dev.jetsink.internal.delivery;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/** File steps of {@link KeySequences}: a table file written out in full, positional writes, a directory forced. */
+final class TableFiles {
+    /** The header's size: the magic, the slot count, room for more. */
+    static final int HEADER = 32;
+    /** A slot's size. */
+    static final int SLOT = 32;
+
+    private TableFiles() {
+    }
+
+    /**
+     * Writes a table file of {@code slots} empty slots, zeros after the header, so no page of it is
+     * a hole (a store into a mapped page then needs no new space), and forces it when {@code force}
+     * (else the caller forces the file once it has filled it). A file left half written is deleted.
+     */
+    static void create(Path path, long magic, int slots, boolean force) throws IOException {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE)) {
+            write(ch, ByteBuffer.allocate(HEADER).putLong(magic).putLong(slots).clear(), 0);
+            ByteBuffer zeros = ByteBuffer.allocate(1 << 16);
+            long end = HEADER + (long) slots * SLOT;
+            for (long at = HEADER; at < end; at += zeros.capacity()) {
+                write(ch, zeros.clear().limit((int) Math.min(zeros.capacity(), end - at)), at);
+            }
+            if (force) {
+                ch.force(true);
+            }
+        } catch (IOException e) {
+            Files.deleteIfExists(path);
+            throw e;
+        }
+    }
+
+    /** Writes all of {@code b} at {@code at}. */
+    static void write(FileChannel ch, ByteBuffer b, long at) throws IOException {
+        long pos = at;
+        while (b.hasRemaining()) {
+            pos += ch.write(b, pos);
+        }
+    }
+
+    /** Forces directory {@code dir}, so a rename in it survives a crash of the machine. */
+    static void forceDirectory(Path dir) throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        }
+    }
+}
