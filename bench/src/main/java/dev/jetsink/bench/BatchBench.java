@@ -57,7 +57,7 @@ public final class BatchBench {
         for (String required : List.of("jar", "out", "wrk")) {
             if (!opts.containsKey(required)) {
                 throw new IllegalArgumentException("usage: BatchBench --jar JAR --out RESULTS.json --wrk WRK [--seconds 20] "
-                    + "[--rounds 3] [--audit-entries 100] [--notify-records 10] [--connections 16]");
+                    + "[--rounds 3] [--audit-entries 100] [--notify-records 10] [--connections 16] [--order-only yes]");
             }
         }
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "20"));
@@ -94,40 +94,61 @@ public final class BatchBench {
                 "RUSTFS_AUDIT_NATS_JETSTREAM_ENABLE", "on", "RUSTFS_AUDIT_NATS_JETSTREAM_STREAM_NAME", AUDIT_STREAM,
                 "RUSTFS_AUDIT_NATS_QUEUE_DIR", Files.createDirectories(work.resolve("queue")).toString(),
                 "RUSTFS_AUDIT_NATS_QUEUE_LIMIT", "1000000");
-            try (DaemonProcess daemon = DaemonProcess.start(Path.of(opts.get("jar")), server.url(), NOTIFY_STREAM,
-                "bench.batch.notify", work.resolve("queue"), List.of(), audit)) {
-                for (Form form : forms) {
-                    Wrk wrk = Wrk.posting(Path.of(opts.get("wrk")), form.shape(), connections, work);
-                    section.put(form.name(), measure(form, wrk, daemon, admin, raw, seconds, rounds));
-                }
-                // ORDER=key beside the default, on bodies whose events are each about an object of its own
-                Map<String, String> orderedEnv = new java.util.HashMap<>(audit);
-                orderedEnv.put("RUSTFS_AUDIT_NATS_QUEUE_DIR", Files.createDirectories(work.resolve("queue-ordered")).toString());
-                orderedEnv.put("RUSTFS_AUDIT_NATS_ORDER", "key");
-                orderedEnv.put("RUSTFS_NOTIFY_NATS_ORDER", "key");
-                List<Form> spread = List.of(
-                    new Form("audit_ndjson_" + auditEntries, Wrk.auditSpread(auditEntry, auditEntries), auditEntry, AUDIT_STREAM,
-                        forms.get(0).accepted(), forms.get(0).queueLength()),
-                    new Form("notify_records_" + notifyRecords, Wrk.notifySpread(notifyBody, notifyRecords), notifyBody,
-                        NOTIFY_STREAM, forms.get(1).accepted(), forms.get(1).queueLength()));
-                try (DaemonProcess ordered = DaemonProcess.start(Path.of(opts.get("jar")), server.url(), NOTIFY_STREAM,
-                    "bench.batch.notify", work.resolve("queue-ordered"), List.of(), orderedEnv)) {
-                    Map<String, Object> order = new LinkedHashMap<>();
-                    for (Form form : spread) {
+            boolean orderOnly = opts.containsKey("order-only");
+            if (!orderOnly) {
+                try (DaemonProcess daemon = DaemonProcess.start(Path.of(opts.get("jar")), server.url(), NOTIFY_STREAM,
+                    "bench.batch.notify", work.resolve("queue"), List.of(), audit)) {
+                    for (Form form : forms) {
                         Wrk wrk = Wrk.posting(Path.of(opts.get("wrk")), form.shape(), connections, work);
-                        order.put(form.name(), measureOrder(form, wrk, daemon, ordered, admin, seconds, rounds));
+                        section.put(form.name(), measure(form, wrk, daemon, admin, raw, seconds, rounds));
                     }
-                    section.put("order_key_vs_default", order);
                 }
+            }
+            // ORDER=key beside the default, on bodies whose events are each about an object of its own,
+            // each in a daemon of its own started for this (the same JIT history: a daemon warmed by the
+            // rounds above would be compared with a cold one)
+            List<Form> spread = List.of(
+                new Form("audit_ndjson_" + auditEntries, Wrk.auditSpread(auditEntry, auditEntries), auditEntry, AUDIT_STREAM,
+                    forms.get(0).accepted(), forms.get(0).queueLength()),
+                new Form("notify_records_" + notifyRecords, Wrk.notifySpread(notifyBody, notifyRecords), notifyBody,
+                    NOTIFY_STREAM, forms.get(1).accepted(), forms.get(1).queueLength()));
+            try (DaemonProcess plain = startSpread(opts, server.url(), work, "queue-plain", audit, false);
+                 DaemonProcess ordered = startSpread(opts, server.url(), work, "queue-ordered", audit, true)) {
+                Map<String, Object> order = new LinkedHashMap<>();
+                for (Form form : spread) {
+                    Wrk wrk = Wrk.posting(Path.of(opts.get("wrk")), form.shape(), connections, work);
+                    order.put(form.name(), measureOrder(form, wrk, plain, ordered, admin, seconds, rounds));
+                }
+                section.put("order_key_vs_default", order);
             }
         } finally {
             BenchFiles.deleteTree(work);
         }
         ObjectMapper json = new ObjectMapper();
         ObjectNode root = Files.exists(out) ? (ObjectNode) json.readTree(out.toFile()) : json.createObjectNode();
+        if (opts.containsKey("order-only")) {
+            // merged into the section a full run wrote
+            ((ObjectNode) root.path("batch")).set("order_key_vs_default", json.valueToTree(section.get("order_key_vs_default")));
+            json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
+            System.out.println("--order-only: wrote order_key_vs_default of section batch of " + out);
+            return;
+        }
         root.set("batch", json.valueToTree(section));
         json.writerWithDefaultPrettyPrinter().writeValue(out.toFile(), root);
         System.out.println("wrote section batch of " + out);
+    }
+
+    /** A daemon for the order comparison, with both targets ordered by object or neither, its queues in {@code dir}. */
+    private static DaemonProcess startSpread(Map<String, String> opts, String url, Path work, String dir,
+                                             Map<String, String> audit, boolean ordered) throws Exception {
+        Map<String, String> env = new java.util.HashMap<>(audit);
+        env.put("RUSTFS_AUDIT_NATS_QUEUE_DIR", Files.createDirectories(work.resolve(dir)).toString());
+        if (ordered) {
+            env.put("RUSTFS_AUDIT_NATS_ORDER", "key");
+            env.put("RUSTFS_NOTIFY_NATS_ORDER", "key");
+        }
+        return DaemonProcess.start(Path.of(opts.get("jar")), url, NOTIFY_STREAM, "bench.batch.notify", work.resolve(dir),
+            List.of(), env);
     }
 
     private static Map<String, Object> measure(Form form, Wrk wrk, DaemonProcess daemon, Connection admin, Connection raw,
@@ -191,7 +212,7 @@ public final class BatchBench {
     private static Map<String, Object> measureOrder(Form form, Wrk wrk, DaemonProcess plain, DaemonProcess ordered,
                                                     Connection admin, int seconds, int rounds) throws Exception {
         System.out.printf("%n%s, events each about an object of its own: default against ORDER=key%n", form.name());
-        for (DaemonProcess d : List.of(plain, ordered)) {
+        for (DaemonProcess d : OrderRounds.warmUpOrder(plain, ordered)) {
             System.out.println("warm-up " + wrk.run(d.host(), d.port(), Math.min(20, seconds)).summary());
             awaitSettled(d, form);
         }

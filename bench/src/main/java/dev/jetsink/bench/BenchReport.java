@@ -83,8 +83,8 @@ public final class BenchReport {
         for (Map.Entry<String, JsonNode> form : batch.path("order_key_vs_default").properties()) {
             JsonNode f = form.getValue();
             md.append("\n**Batches with `ORDER=key`: ").append(form.getKey().replace('_', ' '))
-                .append("** (`bench/run batch`: each event about an object of its own, a second daemon with ORDER=key"
-                    + " alternated with the first, same rounds)").append(measured(batch)).append("\n\n")
+                .append("** (`bench/run batch`: each event about an object of its own, a daemon with ORDER=key and one"
+                    + " without, both started for this, alternated, same rounds)").append(measured(batch)).append("\n\n")
                 .append("| figure | median | range over rounds | CPU pressure % | goal |\n|---|---:|---:|---:|---|\n");
             row(md, "default events/s", f.path("default_eps"), f.path("cpu_pressure_pct"), "", 0);
             row(md, "`ORDER=key` events/s", f.path("ordered_eps"), null, "", 0);

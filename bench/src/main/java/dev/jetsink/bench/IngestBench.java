@@ -106,7 +106,7 @@ public final class IngestBench {
                 awaitDrained(daemon);
                 if (opts.containsKey("order-only")) {
                     // ORDER=key beside the default, merged into the section a full run wrote
-                    Map<String, Object> order = IngestOrder.measure(Path.of(opts.get("jar")), server.url(), admin, daemon,
+                    Map<String, Object> order = IngestOrder.measure(Path.of(opts.get("jar")), server.url(), admin,
                         Path.of(opts.get("wrk")), body, work, seconds, rounds);
                     ObjectMapper json = new ObjectMapper();
                     ObjectNode root = (ObjectNode) json.readTree(out.toFile());
@@ -142,7 +142,7 @@ public final class IngestBench {
                     int rate = (int) Math.min(stallRate, Spread.median(f.get("jetsink_rps")) / 2);
                     r.put("stall_rate_requested", stallRate);
                     SlowClientCheck.run(daemon, body, rate, stallSeconds, stallRounds, stalled, r);
-                    r.put("order_key_vs_default", IngestOrder.measure(Path.of(opts.get("jar")), server.url(), admin, daemon,
+                    r.put("order_key_vs_default", IngestOrder.measure(Path.of(opts.get("jar")), server.url(), admin,
                         Path.of(opts.get("wrk")), body, work, seconds, rounds));
                 }
             }

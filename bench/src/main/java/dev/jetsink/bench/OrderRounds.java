@@ -25,6 +25,16 @@ final class OrderRounds {
     }
 
     /**
+     * The warm-ups before the rounds: two for each side, alternated. Both daemons are started for the
+     * comparison, so both come to it with the same JIT history; on two busy cores C2 still compiles
+     * through a first 20 s warm-up (measured 2026-12-07: a third of a fresh daemon's CPU next to its
+     * HTTP threads' during its first ordered rounds, against a daemon warm from earlier rounds).
+     */
+    static List<DaemonProcess> warmUpOrder(DaemonProcess plain, DaemonProcess ordered) {
+        return List.of(plain, ordered, ordered, plain);
+    }
+
+    /**
      * Runs {@code rounds} pairs, alternating which side goes first, and returns the figures under
      * {@code default_<rate>}, {@code ordered_<rate>}, {@code ratio_ordered_vs_default},
      * {@code default_cpu_us_per_<unit>}, {@code ordered_cpu_us_per_<unit>} and {@code cpu_pressure_pct}.
