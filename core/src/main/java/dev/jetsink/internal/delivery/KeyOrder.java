@@ -261,11 +261,13 @@ final class KeyOrder {
      * first unsettled entry of an object gets a number and settles.
      */
     private void consume(PendingEntry p) {
-        if (sequences != null && sequences.usable()) {
-            long number = sequence(p);
-            if (!p.keyRepeat()) {
-                sequences.settled(keyHash(p), number, p.seq(), KeySequences.msgIdHash(p.entry().msgId()));
-            }
+        if (sequences == null) {
+            return;
+        }
+        // a number given out before the table broke is still kept (in its journal)
+        long number = sequences.usable() ? sequence(p) : p.keySequence();
+        if (number > 0 && !p.keyRepeat()) {
+            sequences.settled(keyHash(p), number, p.seq(), KeySequences.msgIdHash(p.entry().msgId()));
         }
     }
 

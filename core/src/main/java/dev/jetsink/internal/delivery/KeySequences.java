@@ -125,16 +125,15 @@ public final class KeySequences {
 
     /** The object {@code keyHash}'s event at {@code queueSeq} (msg id hash {@code msgIdHash}) settled with {@code number}. */
     public void settled(long keyHash, long number, long queueSeq, long msgIdHash) {
-        if (broken) {
-            return;
-        }
-        if (put(keyHash, number, queueSeq, msgIdHash)) {
+        boolean put = !broken && put(keyHash, number, queueSeq, msgIdHash);
+        // broken (the table no longer written): the journal alone keeps the number, for the next open
+        if (put || broken) {
             synchronized (unjournaled) {
                 if (!unjournaled.hasRemaining()) {
                     try {
                         spill();
                     } catch (IOException e) {
-                        // the table has the numbers; only a crash of the machine could now lose them
+                        // the table has the numbers (unless broken); only a crash of the machine could now lose them
                         log.error("order sequences journal {} not written ({}): the last {} numbers would not survive a crash"
                             + " of the machine", JOURNAL, e.toString(), unjournaled.capacity() / SLOT);
                     }
@@ -252,7 +251,7 @@ public final class KeySequences {
             }
             journal.force(false);
             synchronized (unjournaled) {
-                if (journalEnd > JOURNAL_MAX || journalGap) {
+                if ((journalEnd > JOURNAL_MAX || journalGap) && !broken) {
                     table.force(); // holds every slot, the journal's too: each was written there first
                     emptyJournal();
                 }
@@ -325,7 +324,7 @@ public final class KeySequences {
         try {
             TableFiles.create(next, MAGIC, slots, false);
             int kept = 0;
-            long[] keep = keepFrom == Long.MIN_VALUE ? new long[0] : inHand.get().clone();
+            long[] keep = keepFrom == Long.MIN_VALUE ? new long[0] : inHand.get();
             java.util.Arrays.sort(keep);
             try (FileChannel ch = FileChannel.open(next, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) slots * SLOT);
@@ -344,14 +343,16 @@ public final class KeySequences {
             Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             try {
                 TableFiles.forceDirectory(file.getParent());
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 log.warn("queue dir not forced after the order sequences table was rewritten ({}): a crash of the machine"
                     + " may bring the older table back", e.toString());
             }
             try {
                 attach(file, slots);
-            } catch (IOException e) {
-                broken = true; // the old mapping is of a file no longer in the dir: writing on would lose the numbers
+            } catch (IOException | RuntimeException e) {
+                // the old mapping is of a file no longer in the dir: numbers written there would be lost; the
+                // journal keeps those already given out (settled) until the next open replays it
+                broken = true;
                 log.error("order sequences file {} rewritten but not mapped again ({}): messages carry no Jetsink-Sequence"
                     + " until the target is opened again", file.getFileName(), e.toString());
                 return false;

@@ -94,8 +94,9 @@ public final class JetStreamPublisher implements Publisher {
                     out.completeExceptionally(new OutcomeException(mismatch.get()));
                 } else if (ack.isDuplicate() && keySequence > 0) {
                     // which number the stored copy has: this entry's (an earlier attempt stored it) or another's
-                    storedNumbers.of(c, ack.getSeqno(), deadline.remaining()).thenAccept(
-                        number -> out.complete(new Delivered(true, ack.getStream(), ack.getSeqno(), number)));
+                    storedNumbers.of(c, ack.getSeqno(), e.msgId(), deadline.remaining()).handle(
+                        (number, failed) -> out.complete(new Delivered(true, ack.getStream(), ack.getSeqno(),
+                            failed == null ? number : Delivered.UNKNOWN)));
                 } else {
                     out.complete(new Delivered(ack.isDuplicate(), ack.getStream(), ack.getSeqno()));
                 }

@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
 final class StoredNumbers {
     private static final Logger log = LoggerFactory.getLogger(StoredNumbers.class);
     private static final int LIMIT_SECONDS = 2;
+    /** Least time given to the read, even when the attempt has less left: a read skipped costs a gap. */
+    private static final Duration FLOOR = Duration.ofMillis(200);
 
     private final String request;
     private final String stream;
@@ -37,29 +39,30 @@ final class StoredNumbers {
     }
 
     /**
-     * The number the message at {@code streamSeq} carries, 0 when it carries none, or
+     * The number the message at {@code streamSeq} carries when it is the copy of {@code msgId} (the
+     * first stored; a duplicate ack names it), 0 when it carries none, or
      * {@link Publisher.Delivered#UNKNOWN} when it could not be read in time (no
      * permission for the request, the message gone, the connection down): a WARN line each time
      * (duplicates are rare: a re-send or a re-publish), since its object may then show a gap of one
      * that hides nothing.
      */
-    CompletableFuture<Long> of(Connection c, long streamSeq, Duration attemptLeft) {
+    CompletableFuture<Long> of(Connection c, long streamSeq, String msgId, Duration attemptLeft) {
         Duration within = attemptLeft.compareTo(Duration.ofSeconds(LIMIT_SECONDS)) < 0 ? attemptLeft
             : Duration.ofSeconds(LIMIT_SECONDS);
-        if (within.isNegative() || within.isZero()) {
-            return CompletableFuture.completedFuture(failed(streamSeq, "no time left in the attempt"));
+        if (within.compareTo(FLOOR) < 0) {
+            within = FLOOR;
         }
         byte[] body = ("{\"seq\":" + streamSeq + "}").getBytes(StandardCharsets.US_ASCII);
         try {
             // jnats ends a request only at its cleanup sweep (every ack timeout + 30 s here): bound it here
             return c.requestWithTimeout(request, body, within).orTimeout(within.toNanos(), TimeUnit.NANOSECONDS)
-                .handle((reply, failure) -> failure != null ? failed(streamSeq, failure.toString()) : read(reply, streamSeq));
+                .handle((reply, failure) -> failure != null ? failed(streamSeq, failure.toString()) : read(reply, streamSeq, msgId));
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(failed(streamSeq, e.toString()));
         }
     }
 
-    private long read(Message reply, long streamSeq) {
+    private long read(Message reply, long streamSeq, String msgId) {
         if (reply.isStatusMessage()) {
             return failed(streamSeq, "status " + reply.getStatus().getCode() + " " + reply.getStatus().getMessage());
         }
@@ -73,7 +76,12 @@ final class StoredNumbers {
             return failed(streamSeq, info.getError().toString());
         }
         Headers h = info.getHeaders();
-        String number = h == null ? null : h.getFirst(MessageHeaders.SEQUENCE);
+        String storedId = h == null ? null : h.getFirst(io.nats.client.support.NatsJetStreamConstants.MSG_ID_HDR);
+        if (!msgId.equals(storedId)) {
+            // not the copy the duplicate met (replicas that disagree, a stream made anew): no answer
+            return failed(streamSeq, "it holds msg id " + storedId + ", not " + msgId);
+        }
+        String number = h.getFirst(MessageHeaders.SEQUENCE);
         if (number == null) {
             return 0;
         }
@@ -87,7 +95,8 @@ final class StoredNumbers {
 
     private long failed(long streamSeq, String why) {
         log.warn("target=\"{}\" stream={} seq={} the stored copy of a duplicate could not be read back ({}): its object's"
-            + " Jetsink-Sequence may show a gap of one with nothing missing (the target's user must be allowed to publish to {})",
+            + " Jetsink-Sequence may show a gap of one with nothing missing (the read is a publish to {}, which the target's"
+            + " user must be allowed)",
             target, stream, streamSeq, why, request);
         return Publisher.Delivered.UNKNOWN;
     }

@@ -219,6 +219,27 @@ class KeyOrderDeliveryTest {
         }
     }
 
+    @Test
+    void aResendWhoseCopyWasStoredUnnumberedBeforeOrderWasTurnedOnTakesNoNumber() throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            h.createDefaultStream();
+            NatsTarget unordered = h.start(TargetHarness.config(env(h, "none")));
+            TargetSends.send(unordered, event("a", 0)).join();
+            h.awaitDrained(unordered, TargetHarness.AWAIT);
+            unordered.close(Duration.ofSeconds(5));
+
+            NatsTarget t = h.start(TargetHarness.config(env(h, "key")));
+            TargetSends.send(t, event("a", 0)).join(); // re-sent after the restart: its copy carries no number
+            TargetSends.send(t, event("a", 1)).join();
+            h.awaitDrained(t, TargetHarness.AWAIT);
+            List<StoredMessage> stored = h.readStream();
+            assertThat(perObject(stored)).containsEntry("a", List.of(0, 1));
+            assertThat(stored.get(0).header("Jetsink-Sequence")).as("stored before ORDER=key").isEmpty();
+            assertThat(stored.get(1).header("Jetsink-Sequence")).as("the object's first numbered message")
+                .contains("1");
+        }
+    }
+
     @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException
     @Test
     void aResendWhoseStoredCopyCannotBeReadCostsAGapOfOneAndSaysWhy() throws Exception {

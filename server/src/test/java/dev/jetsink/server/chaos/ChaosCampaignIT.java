@@ -167,7 +167,7 @@ class ChaosCampaignIT {
             + " faults=" + Schedule.countByKind(nemesis.done()) + " lost=" + r.lost()
             + " duplicates=" + r.duplicates() + " failed=" + r.failed() + " followers=" + r.followers()
             + " order=" + order.label() + " order_keys=" + r.order().keys() + " order_breaks=" + r.order().breaks()
-            + " sequence_gaps=" + r.order().numberGaps()
+            + " sequence_gaps=" + r.order().numberGaps() + " sequence_repeats=" + r.order().numberRepeats()
             + replicas;
         if (r.diverged() > 0) {
             line += " held_only_by_a_diverged_replica=" + r.diverged();

@@ -187,9 +187,13 @@ final class Checker {
         orderVerdict.first().forEach(b -> report.add(b.describe()));
         report.addAll(orderVerdict.gaps());
         if (order == OrderMode.KEY && orderVerdict.numberGaps() > failed + unreadCopies) {
-            problems.add(orderVerdict.numberGaps() + " Jetsink-Sequence gaps or repeats under ORDER=key, more than the "
+            problems.add(orderVerdict.numberGaps() + " Jetsink-Sequence gaps under ORDER=key, more than the "
                 + failed + " failed events and " + unreadCopies + " duplicates whose stored copy was not read back explain: "
                 + orderVerdict.gaps());
+        }
+        if (order == OrderMode.KEY && orderVerdict.numberRepeats() > 0) {
+            problems.add(orderVerdict.numberRepeats() + " events under ORDER=key numbered at or below their object's last"
+                + " number (a consumer would skip them): " + orderVerdict.gaps());
         }
         if (order == OrderMode.KEY && orderVerdict.breaks() > 0) {
             problems.add(orderVerdict.breaks() + " events stored after a newer event of their object under ORDER=key: "

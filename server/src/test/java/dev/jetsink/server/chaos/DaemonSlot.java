@@ -38,6 +38,8 @@ final class DaemonSlot {
     /** What the daemon logs for each duplicate whose stored copy's number it could not read back. */
     private static final String UNREAD_COPY = "the stored copy of a duplicate could not be read back";
     private long pastUnreadCopies;
+    /** The last process whose lines {@link #keepTail} took. */
+    private ServeProcess tailKept;
 
     DaemonSlot(String name, Path queueRoot, Map<String, String> env, HttpClient http) {
         this.name = name;
@@ -58,6 +60,7 @@ final class DaemonSlot {
         if (alive()) {
             return;
         }
+        process.ifPresent(this::keepTail); // a process that ended by itself: its lines count too
         ServeProcess serve = ServeProcess.start(env);
         process = Optional.of(serve);
         base.set(URI.create("http://127.0.0.1:" + serve.awaitPort(START)));
@@ -81,6 +84,10 @@ final class DaemonSlot {
     }
 
     private void keepTail(ServeProcess serve) {
+        if (serve == tailKept) {
+            return; // kept when it was stopped
+        }
+        tailKept = serve;
         List<String> lines = serve.lines();
         pastUnreadCopies += unreadCopies(lines);
         pastLogTails.add(String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL), lines.size())));
@@ -91,7 +98,7 @@ final class DaemonSlot {
      * all its processes: each may show its object a gap of one with nothing missing.
      */
     synchronized long unreadCopies() {
-        return pastUnreadCopies + process.map(p -> unreadCopies(p.lines())).orElse(0L);
+        return pastUnreadCopies + process.filter(p -> p != tailKept).map(p -> unreadCopies(p.lines())).orElse(0L);
     }
 
     private static long unreadCopies(List<String> lines) {

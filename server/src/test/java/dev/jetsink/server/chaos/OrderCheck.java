@@ -82,16 +82,19 @@ final class OrderCheck {
      * @param breaks stored events older than one stored before them on their object
      * @param first the first {@value #SHOWN} breaks, in stream order
      * @param numbered stored events with a {@code Jetsink-Sequence}
-     * @param numberGaps numbered events whose number is not one past their object's last
-     * @param gaps the first {@value #SHOWN} of those, described
+     * @param numberGaps numbered events whose number is past their object's last + 1 (numbers skipped)
+     * @param numberRepeats numbered events whose number is not past their object's last: a consumer
+     *     would skip them as redeliveries, though each is an event of its own
+     * @param gaps the first {@value #SHOWN} of both, described
      */
-    record Verdict(int keys, int events, int breaks, List<Break> first, int numbered, int numberGaps, List<String> gaps) {
+    record Verdict(int keys, int events, int breaks, List<Break> first, int numbered, int numberGaps, int numberRepeats,
+                   List<String> gaps) {
 
         /** One line for the report. */
         String describe() {
             return "order: " + events + " stored events on " + keys + " objects, " + breaks
                 + " stored after a newer event of their object; " + numbered + " numbered, " + numberGaps
-                + " not one past their object's last number";
+                + " past their object's last number + 1, " + numberRepeats + " not past it";
         }
     }
 
@@ -108,6 +111,7 @@ final class OrderCheck {
         int breaks = 0;
         int numbered = 0;
         int numberGaps = 0;
+        int numberRepeats = 0;
         for (Stored s : walk) {
             Optional<Place> place = Place.of(s.token());
             if (place.isEmpty()) {
@@ -123,7 +127,12 @@ final class OrderCheck {
                 if (s.number() > 0) {
                     numbered++;
                     long expected = lastNumber.getOrDefault(key, 0L) + 1;
-                    if (s.number() != expected && numberGaps++ < SHOWN) {
+                    if (s.number() > expected) {
+                        numberGaps++;
+                    } else if (s.number() < expected) {
+                        numberRepeats++;
+                    }
+                    if (s.number() != expected && gaps.size() < SHOWN) {
                         gaps.add("Jetsink-Sequence on " + key + ": stream #" + s.streamSeq() + " " + s.token() + " has "
                             + s.number() + ", expected " + expected);
                     }
@@ -137,6 +146,7 @@ final class OrderCheck {
                 }
             }
         }
-        return new Verdict(newest.size(), events, breaks, List.copyOf(first), numbered, numberGaps, List.copyOf(gaps));
+        return new Verdict(newest.size(), events, breaks, List.copyOf(first), numbered, numberGaps, numberRepeats,
+            List.copyOf(gaps));
     }
 }
