@@ -144,6 +144,47 @@ public final class SubjectTemplate {
         return parts.stream().anyMatch(p -> p.kind() != Kind.LITERAL);
     }
 
+    /**
+     * Whether some of this template's subjects name one object alone: it has {@code {bucket}}, ends
+     * in {@code {key_prefix:N}} and has no {@code {event}} (which differs between events of an
+     * object). Which subjects do is {@link #namesObject}.
+     */
+    public boolean namesObjects() {
+        boolean bucket = parts.stream().anyMatch(p -> p.kind() == Kind.BUCKET);
+        boolean event = parts.stream().anyMatch(p -> p.kind() == Kind.EVENT);
+        return bucket && !event && parts.get(parts.size() - 1).kind() == Kind.KEY_PREFIX;
+    }
+
+    /**
+     * Whether the subject of object {@code key} in {@code bucket} is that object's alone: the
+     * template {@link #namesObjects()}, the key has at most N segments and no token was cut (the
+     * encoding restores every value, so two objects then never share a subject).
+     */
+    public boolean namesObject(String bucket, String key) {
+        if (!namesObjects()) {
+            return false;
+        }
+        int segments = 1;
+        for (int i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) {
+            segments++;
+        }
+        if (segments > parts.get(parts.size() - 1).segments() || cut(bucket)) {
+            return false;
+        }
+        for (String segment : key.split("/", -1)) {
+            if (cut(segment)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@link #encode} cuts {@code value} (and marks it with {@code ~}). */
+    private static boolean cut(String value) {
+        // a UTF-16 unit becomes at most 9 characters (3 bytes, each %XX): shorter values are never cut
+        return value.length() * 9 > MAX_TOKEN_CHARS && encode(value).endsWith("~");
+    }
+
     /** The subject as configured. */
     public String text() {
         return text;

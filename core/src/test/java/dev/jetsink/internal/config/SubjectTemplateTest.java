@@ -112,4 +112,41 @@ class SubjectTemplateTest {
     private static String resolve(SubjectTemplate t, EventMetadata m, String targetId) {
         return t.resolve(m.bucket(), m.object(), m.eventName(), targetId);
     }
+
+    @Test
+    void onlyATemplateWithTheBucketEndingInTheKeyAndWithoutTheEventCanNameObjects() {
+        assertThat(SubjectTemplate.parse("s", "s3.{bucket}.{key_prefix:3}", TargetKind.NOTIFY).namesObjects()).isTrue();
+        assertThat(SubjectTemplate.parse("s", "s3.{target}.{bucket}.{key_prefix:1}", TargetKind.NOTIFY).namesObjects()).isTrue();
+        assertThat(SubjectTemplate.parse("s", "s3.{key_prefix:3}", TargetKind.NOTIFY).namesObjects())
+            .as("two buckets' objects of one key share it").isFalse();
+        assertThat(SubjectTemplate.parse("s", "s3.{bucket}.{event}.{key_prefix:3}", TargetKind.NOTIFY).namesObjects())
+            .as("an object's events go to several subjects").isFalse();
+        assertThat(SubjectTemplate.parse("s", "s3.{bucket}", TargetKind.NOTIFY).namesObjects()).isFalse();
+        assertThat(SubjectTemplate.parse("s", "audit.{bucket}.{api}", TargetKind.AUDIT).namesObjects()).isFalse();
+        assertThat(SubjectTemplate.parse("s", "s3.{bucket}.{key_prefix:3}", TargetKind.NOTIFY).namesObject("b", "x/y/z"))
+            .as("namesObject on a template that cannot").isTrue();
+        assertThat(SubjectTemplate.parse("s", "s3.{key_prefix:3}", TargetKind.NOTIFY).namesObject("b", "x")).isFalse();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "a.txt|true", "x/y|true", "x/y/z|true", "x//z|true", "/|true", "|true", "x/y/z/w|false", "x/y/z/|false"})
+    void aKeyIsNamedAloneWhenItHasAtMostNSegments(String key, boolean alone) {
+        SubjectTemplate t = SubjectTemplate.parse("s", "s3.{bucket}.{key_prefix:3}", TargetKind.NOTIFY);
+        assertThat(t.namesObject("b", key == null ? "" : key)).isEqualTo(alone);
+    }
+
+    @Test
+    void aKeyWithACutSegmentIsNotNamedAlone() {
+        SubjectTemplate t = SubjectTemplate.parse("s", "s3.{bucket}.{key_prefix:2}", TargetKind.NOTIFY);
+        String fits = "k".repeat(SubjectTemplate.MAX_TOKEN_CHARS);
+        String cut = "k".repeat(SubjectTemplate.MAX_TOKEN_CHARS + 1);
+        assertThat(t.namesObject("b", "d/" + fits)).isTrue();
+        assertThat(t.namesObject("b", "d/" + cut)).as(cut.length() + " characters end in ~").isFalse();
+        assertThat(t.namesObject("b", "d/" + fits + "x")).isFalse();
+        assertThat(t.namesObject("b", "d/" + "\u00e9".repeat(40))).as("80 bytes, 240 characters: fits").isTrue();
+        assertThat(t.namesObject("b", "d/" + "\u00e9".repeat(41))).isFalse();
+        assertThat(t.resolve("b", "d/" + cut, "s3:ObjectCreated:Put", "t")).isEqualTo(t.resolve("b", "d/" + cut + "x",
+            "s3:ObjectCreated:Put", "t")).as("why: two cut keys share a subject");
+    }
 }

@@ -273,4 +273,82 @@ class KeyOrderDeliveryTest {
                 .satisfies(line -> assertThat(line).contains("$JS.API.STREAM.MSG.GET." + TargetHarness.STREAM));
         }
     }
+
+    /** A stream for the subjects below: one per object where the template names objects, or one for all. */
+    private static final String OBJECT_SUBJECT = "obj.{bucket}.{key_prefix:1}";
+
+    private static Map<String, String> env(TargetHarness h, String order, String subject) {
+        Map<String, String> env = env(h, order);
+        env.put(TargetKind.NOTIFY.envPrefix() + "SUBJECT", subject);
+        return env;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {OBJECT_SUBJECT, "obj.all"})
+    void aRepublishAfterTheDuplicateWindowOfACopyWhoseAckWasLostIsRefusedWhereTheSubjectNamesTheObject(String subject)
+        throws Exception {
+        Duration window = Duration.ofMillis(500);
+        try (TargetHarness h = new TargetHarness()) {
+            h.createStream(StreamSpec.of(TargetHarness.STREAM, "obj.>").duplicateWindow(Duration.ofSeconds(274)).build());
+            NatsTarget t = h.start(TargetHarness.config(env(h, "key", subject)));
+            TargetSends.send(t, event("z", 9)).join();
+            h.awaitDrained(t, TargetHarness.AWAIT); // the stream is validated: its window is long enough then
+            // shortened afterwards, so that the scenario need not wait out the window the target asks for
+            var admin = h.admin().jetStreamManagement();
+            admin.updateStream(io.nats.client.api.StreamConfiguration.builder(
+                admin.getStreamInfo(TargetHarness.STREAM).getConfiguration()).duplicateWindow(window).build());
+            h.server.pause();
+            try {
+                TargetSends.send(t, event("a", 0)).join();
+                TargetSends.send(t, event("a", 1)).join();
+                h.events.awaitCount(LifecycleEvent.AttemptFailed.class,
+                    e -> e.outcome().cause() == Outcome.Cause.ATTEMPT_DEADLINE_EXCEEDED, 1, TargetHarness.AWAIT);
+                h.sleeper.awaitPending(Duration.ofSeconds(4), TargetHarness.AWAIT);
+            } finally {
+                h.server.resume(); // the server stores a's first event now; its ack finds no one waiting
+            }
+            org.awaitility.Awaitility.await().atMost(TargetHarness.AWAIT).until(() -> h.readStream().size() == 2);
+            // the server forgets the msg id when its duplicate window has passed: no event says so
+            Thread.sleep(window.multipliedBy(3).toMillis());
+            h.awaitDrained(t, TargetHarness.AWAIT);
+            List<StoredMessage> stored = h.readStream();
+            if (subject.equals(OBJECT_SUBJECT)) {
+                assertThat(perObject(stored)).as("refused as not after the object's last message, found stored")
+                    .containsEntry("a", List.of(0, 1));
+                assertThat(sequences(stored)).containsEntry("a", List.of(1L, 2L));
+                assertThat(stored).extracting(StoredMessage::subject).containsExactly("obj.photos.z", "obj.photos.a", "obj.photos.a");
+                assertThat(h.events.all(LifecycleEvent.EntryResolved.class)).filteredOn(LifecycleEvent.EntryResolved::duplicate)
+                    .singleElement().satisfies(r -> assertThat(r.streamSeq()).isEqualTo(2));
+            } else {
+                assertThat(perObject(stored)).as("a subject of many objects has no guard: past the window, stored twice")
+                    .containsEntry("a", List.of(0, 0, 1));
+            }
+        }
+    }
+
+    @Test
+    void anObjectWithMessagesFromBeforeTheTargetStartedIsPublishedAfterThem() throws Exception {
+        try (TargetHarness h = new TargetHarness()) {
+            h.createStream(StreamSpec.of(TargetHarness.STREAM, "obj.>").duplicateWindow(Duration.ofSeconds(274)).build());
+            TargetConfig config = TargetHarness.config(env(h, "key", OBJECT_SUBJECT));
+            NatsTarget first = h.start(config);
+            TargetSends.send(first, event("a", 0)).join();
+            TargetSends.send(first, event("b", 1)).join();
+            h.awaitDrained(first, TargetHarness.AWAIT);
+            first.close(Duration.ofSeconds(5));
+            h.admin().publish("obj.photos.b", "{\"Key\":\"photos/b\",\"n\":99}".getBytes(StandardCharsets.UTF_8));
+            h.admin().flush(Duration.ofSeconds(5));
+
+            NatsTarget second = h.start(config); // knows no subject's last message
+            TargetSends.send(second, event("a", 2)).join();
+            TargetSends.send(second, event("b", 3)).join();
+            TargetSends.send(second, event("c", 4)).join();
+            h.awaitDrained(second, TargetHarness.AWAIT);
+            List<StoredMessage> stored = h.readStream();
+            assertThat(perObject(stored)).containsEntry("a", List.of(0, 2)).containsEntry("b", List.of(1, 99, 3))
+                .containsEntry("c", List.of(4));
+            assertThat(h.events.all(LifecycleEvent.AttemptFailed.class)).as("a refusal is answered within the attempt").isEmpty();
+            assertThat(h.events.all(LifecycleEvent.EntryResolved.class)).noneMatch(LifecycleEvent.EntryResolved::duplicate);
+        }
+    }
 }
