@@ -37,6 +37,8 @@ final class Stage implements AutoCloseable {
     static final String STREAM = "CHAOS";
     static final String SUBJECT = "chaos.js";
     static final String CORE_SUBJECT = "chaos.core";
+    /** Ordered notify targets' subject: one per object of the senders' two-segment keys. */
+    static final String OBJECT_SUBJECT = SUBJECT + ".{bucket}.{key_prefix:2}";
     /** Room for a 30-minute run's queue (segments roll at 64 MiB); filled by the disk-full fault. */
     private static final String DISK_SIZE = "256m";
 
@@ -65,7 +67,7 @@ final class Stage implements AutoCloseable {
         try {
             Connection admin = Nats.connect(new Options.Builder().servers(cluster.urlArray()).maxReconnects(-1)
                 .reconnectWait(Duration.ofMillis(100)).pingInterval(Duration.ofSeconds(1)).maxPingsOut(3).build());
-            Streams.create(admin, StreamSpec.of(STREAM, SUBJECT).replicas(NatsCluster.SIZE)
+            Streams.create(admin, StreamSpec.of(STREAM, SUBJECT, SUBJECT + ".>").replicas(NatsCluster.SIZE)
                 .duplicateWindow(Duration.ofMinutes(10)).build());
             stage = new Stage(cluster, admin, Files.createTempDirectory("jetsink-chaos"));
             Stage self = stage;
@@ -98,7 +100,8 @@ final class Stage implements AutoCloseable {
 
     /**
      * A daemon's environment: notify into the stream; audit into the stream, or over Core for daemon
-     * b; the targets into the stream with {@code ORDER=order}.
+     * b; the targets into the stream with {@code ORDER=order}, ordered notify ones on
+     * {@link #OBJECT_SUBJECT}.
      */
     private static Map<String, String> env(String urls, Path queues, boolean auditOverCore, OrderMode order) {
         Map<String, String> env = new HashMap<>();
@@ -113,7 +116,8 @@ final class Stage implements AutoCloseable {
             if (kind == TargetKind.AUDIT && auditOverCore) {
                 env.put(p + "SUBJECT", CORE_SUBJECT);
             } else {
-                env.put(p + "SUBJECT", SUBJECT);
+                // ordered notify targets publish on a subject per object, so the stream checks each one's last message
+                env.put(p + "SUBJECT", kind == TargetKind.NOTIFY && order == OrderMode.KEY ? OBJECT_SUBJECT : SUBJECT);
                 env.put(p + "JETSTREAM_ENABLE", "on");
                 env.put(p + "JETSTREAM_STREAM_NAME", STREAM);
                 env.put(p + "ORDER", order.label());
