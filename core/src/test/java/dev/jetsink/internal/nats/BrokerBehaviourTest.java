@@ -122,6 +122,32 @@ class BrokerBehaviourTest {
         }
     }
 
+    /**
+     * What an ordered target with a subject per object relies on (DESIGN.md "Where a subject names
+     * one object"): 0 expects a subject with no message; a re-publish of a stored msg id with a
+     * wrong expected subject sequence stores nothing, answered as a duplicate by 2.10 and older and
+     * refused naming the copy's sequence by later servers.
+     */
+    @Test
+    void anExpectedSubjectSequenceOfZeroMeansNoMessageYetAndADuplicateIsNeverStoredAgain() throws Exception {
+        createStream("SUBJ_SEQ", c -> c.duplicateWindow(WINDOW));
+        PublishAck first = publish("subj_seq.a", options().messageId("a-1").expectedLastSubjectSequence(0).build());
+        JetStreamApiException zero = rejection("subj_seq.a", options().messageId("a-2").expectedLastSubjectSequence(0).build());
+        assertThat(zero.getErrorDescription()).isEqualTo("wrong last sequence: " + first.getSeqno());
+        PublishAck other = publish("subj_seq.b", options().messageId("b-1").expectedLastSubjectSequence(0).build());
+        assertThat(other.getSeqno()).as("another subject has no message yet").isEqualTo(first.getSeqno() + 1);
+
+        PublishOptions again = options().messageId("a-1").expectedLastSubjectSequence(first.getSeqno() + 7).build();
+        if (VERSION.atLeast(AFTER_2_10)) {
+            assertThat(rejection("subj_seq.a", again).getErrorDescription()).isEqualTo("wrong last sequence: " + first.getSeqno());
+        } else {
+            PublishAck duplicate = publish("subj_seq.a", again);
+            assertThat(duplicate.isDuplicate()).isTrue();
+            assertThat(duplicate.getSeqno()).isEqualTo(first.getSeqno());
+        }
+        assertThat(jsm.getStreamInfo("SUBJ_SEQ").getStreamState().getMsgCount()).isEqualTo(2);
+    }
+
     @Test
     void wrongExpectedLastMsgIdIs10070AndPermanent() throws Exception {
         createStream("LAST_ID", c -> c);
