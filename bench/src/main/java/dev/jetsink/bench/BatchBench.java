@@ -32,7 +32,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Then the same forms, each event about an object of its own, into a second daemon with
  * {@code ORDER=key} for both targets, alternated round by round with the first daemon
- * ({@code order_key_vs_default}).
+ * ({@code order_key_vs_default}); with {@code --subject-per-object} both daemons' notify targets
+ * publish on a subject per object, so the ordered one's publishes carry
+ * {@code Nats-Expected-Last-Subject-Sequence}.
  *
  * <p>Usage: {@code BatchBench --jar JAR --out RESULTS.json --wrk WRK [--seconds 20] [--rounds 3]
  * [--audit-entries 100] [--notify-records 10] [--connections 16]}
@@ -57,7 +59,7 @@ public final class BatchBench {
         for (String required : List.of("jar", "out", "wrk")) {
             if (!opts.containsKey(required)) {
                 throw new IllegalArgumentException("usage: BatchBench --jar JAR --out RESULTS.json --wrk WRK [--seconds 20] "
-                    + "[--rounds 3] [--audit-entries 100] [--notify-records 10] [--connections 16] [--order-only yes]");
+                    + "[--rounds 3] [--audit-entries 100] [--notify-records 10] [--connections 16] [--order-only yes] [--subject-per-object yes]");
             }
         }
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "20"));
@@ -86,7 +88,8 @@ public final class BatchBench {
              Connection admin = Nats.connect(server.url());
              Connection raw = Nats.connect(server.url())) {
             Duration window = Duration.ofSeconds(274);
-            Streams.create(admin, StreamSpec.of(NOTIFY_STREAM, "bench.batch.notify").duplicateWindow(window).build());
+            Streams.create(admin, StreamSpec.of(NOTIFY_STREAM, "bench.batch.notify", "bench.batch.notify.>")
+                .duplicateWindow(window).build());
             Streams.create(admin, StreamSpec.of(AUDIT_STREAM, "bench.batch.audit").duplicateWindow(window).build());
             Streams.create(admin, StreamSpec.of(RAW_STREAM, RAW_SUBJECT).duplicateWindow(window).build());
             Map<String, String> audit = Map.of("RUSTFS_AUDIT_ENABLE", "on", "RUSTFS_AUDIT_NATS_ENABLE", "on",
@@ -146,6 +149,11 @@ public final class BatchBench {
         if (ordered) {
             env.put("RUSTFS_AUDIT_NATS_ORDER", "key");
             env.put("RUSTFS_NOTIFY_NATS_ORDER", "key");
+        }
+        if (opts.containsKey("subject-per-object")) {
+            // both daemons publish notify events on a subject per object; the ordered one's then carry
+            // Nats-Expected-Last-Subject-Sequence
+            env.put("RUSTFS_NOTIFY_NATS_SUBJECT", "bench.batch.notify.{bucket}.{key_prefix:8}");
         }
         return DaemonProcess.start(Path.of(opts.get("jar")), url, NOTIFY_STREAM, "bench.batch.notify", work.resolve(dir),
             List.of(), env);
