@@ -1,5 +1,8 @@
 package dev.jetsink.internal.delivery;
 
+import static dev.jetsink.internal.delivery.TableFiles.find;
+import static dev.jetsink.internal.delivery.TableFiles.slot;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -96,7 +99,7 @@ public final class KeySequences {
                     aside.getFileName());
             }
             if (s.table == null) {
-                TableFiles.create(s.file, MAGIC, FIRST_CAPACITY, true);
+                TableFiles.create(s.file, MAGIC, FIRST_CAPACITY);
                 s.attach(s.file, FIRST_CAPACITY);
             }
             s.replay(queueDir.resolve(JOURNAL));
@@ -322,24 +325,9 @@ public final class KeySequences {
     private boolean rebuild(int slots, long keepFrom) {
         Path next = file.resolveSibling(FILE + ".next");
         try {
-            TableFiles.create(next, MAGIC, slots, false);
-            int kept = 0;
             long[] keep = keepFrom == Long.MIN_VALUE ? new long[0] : inHand.get();
             java.util.Arrays.sort(keep);
-            try (FileChannel ch = FileChannel.open(next, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) slots * SLOT);
-                for (int i = 0; i < capacity; i++) {
-                    long h = table.getLong(slot(i));
-                    if (h != 0 && (table.getLong(slot(i) + 16) >= keepFrom || java.util.Arrays.binarySearch(keep, h) >= 0)) {
-                        int at = find(m, slots, h);
-                        for (int off = 0; off < SLOT; off += 8) {
-                            m.putLong(slot(at) + off, table.getLong(slot(i) + off));
-                        }
-                        kept++;
-                    }
-                }
-                ch.force(true); // the written zeros and the mapped slots, with the file's size: one fsync
-            }
+            int kept = TableRewrite.write(next, MAGIC, table, capacity, slots, keepFrom, keep);
             Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             try {
                 TableFiles.forceDirectory(file.getParent());
@@ -369,20 +357,4 @@ public final class KeySequences {
             return false;
         }
     }
-
-    /** The slot holding {@code h}, or the empty slot where it goes (linear probing). */
-    private static int find(ByteBuffer m, int capacity, long h) {
-        int mask = capacity - 1;
-        for (int i = (int) (h ^ (h >>> 32)) & mask; ; i = (i + 1) & mask) {
-            long at = m.getLong(slot(i));
-            if (at == h || at == 0) {
-                return i;
-            }
-        }
-    }
-
-    private static int slot(int i) {
-        return HEADER + i * SLOT;
-    }
-
 }
