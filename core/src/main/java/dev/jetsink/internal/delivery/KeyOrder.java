@@ -230,7 +230,8 @@ final class KeyOrder {
             return 0;
         }
         if (p.keySequence() == 0) {
-            KeySequences.Last last = sequences.last(keyHash(p));
+            p.keyPlace(sequences.place(keyHash(p)));
+            KeySequences.Last last = sequences.last(p.keyPlace(), keyHash(p));
             boolean repeat = repeats(p, last);
             p.keySequence(repeat ? last.number() : last.number() + 1, repeat);
         }
@@ -244,7 +245,7 @@ final class KeyOrder {
      * copy, which has the number.
      */
     private static boolean repeats(PendingEntry p, KeySequences.Last last) {
-        return last.number() > 0 && (p.seq() <= last.queueSeq() || KeySequences.msgIdHash(p.entry().msgId()) == last.msgIdHash());
+        return last.number() > 0 && (p.seq() <= last.queueSeq() || msgIdHash(p) == last.msgIdHash());
     }
 
     /**
@@ -259,7 +260,7 @@ final class KeyOrder {
         // a number given out before the table broke is still kept (in its journal)
         long number = sequences.usable() ? sequence(p) : p.keySequence();
         if (number > 0 && !p.keyRepeat()) {
-            sequences.settled(keyHash(p), number, p.seq(), KeySequences.msgIdHash(p.entry().msgId()));
+            sequences.settled(p.keyPlace(), keyHash(p), number, p.seq(), msgIdHash(p));
         }
     }
 
@@ -269,6 +270,14 @@ final class KeyOrder {
             p.keyHash(KeySequences.hash(p.orderKey()));
         }
         return p.keyHash();
+    }
+
+    /** The hash {@link KeySequences} keeps {@code p}'s msg id by, worked out once. */
+    private static long msgIdHash(PendingEntry p) {
+        if (p.msgIdHash() == 0) {
+            p.msgIdHash(KeySequences.msgIdHash(p.entry().msgId()));
+        }
+        return p.msgIdHash();
     }
 
     /** Forces the objects' sequences to disk (before resolutions become durable; the dispatcher stops). */

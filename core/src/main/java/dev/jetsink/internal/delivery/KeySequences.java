@@ -63,6 +63,8 @@ public final class KeySequences {
     private volatile FileChannel channel;
     private volatile MappedByteBuffer table;
     private int capacity;
+    /** Counts the mappings: a {@link #place} is good while the table it was found in is mapped. */
+    private int generation;
     private int count;
     private volatile boolean broken;
     /** Slots not yet in the journal file (32 bytes each); guards itself, the journal's writes and its end. */
@@ -121,14 +123,49 @@ public final class KeySequences {
 
     /** {@code keyHash}'s (an object key's {@link #hash}) last settled event. */
     public Last last(long keyHash) {
-        int at = find(table, capacity, keyHash);
+        return last(place(keyHash), keyHash);
+    }
+
+    /**
+     * Where object {@code keyHash}'s slot is, or the free slot it would take, found once for the
+     * reads and the write of one event ({@link #last(long, long)}, {@link #settled(long, long, long, long, long)}):
+     * the dispatcher's thread would otherwise probe the table twice per event. 0 is no place.
+     */
+    long place(long keyHash) {
+        return (long) generation << 32 | find(table, capacity, keyHash);
+    }
+
+    /** {@link #last(long)} at the {@code place} found for it. */
+    Last last(long place, long keyHash) {
+        int at = slotAt(place, keyHash);
         return table.getLong(slot(at)) == keyHash
             ? new Last(table.getLong(slot(at) + 8), table.getLong(slot(at) + 16), table.getLong(slot(at) + 24)) : Last.NONE;
     }
 
+    /**
+     * The slot of {@code place} when it is still {@code keyHash}'s: found in this mapping, and it
+     * holds the object or is still free (between rewrites a slot is only ever taken, so a free one
+     * still ends the object's probe). Else found again.
+     */
+    private int slotAt(long place, long keyHash) {
+        int at = (int) place;
+        if ((int) (place >>> 32) == generation && at < capacity) {
+            long there = table.getLong(slot(at));
+            if (there == keyHash || there == 0) {
+                return at;
+            }
+        }
+        return find(table, capacity, keyHash);
+    }
+
     /** The object {@code keyHash}'s event at {@code queueSeq} (msg id hash {@code msgIdHash}) settled with {@code number}. */
     public void settled(long keyHash, long number, long queueSeq, long msgIdHash) {
-        boolean put = !broken && put(keyHash, number, queueSeq, msgIdHash);
+        settled(0, keyHash, number, queueSeq, msgIdHash);
+    }
+
+    /** {@link #settled(long, long, long, long)} at the {@code place} found for it. */
+    void settled(long place, long keyHash, long number, long queueSeq, long msgIdHash) {
+        boolean put = !broken && put(place, keyHash, number, queueSeq, msgIdHash);
         // broken (the table no longer written): the journal alone keeps the number, for the next open
         if (put || broken) {
             synchronized (unjournaled) {
@@ -184,8 +221,8 @@ public final class KeySequences {
     }
 
     /** Writes object {@code h}'s slot into the table; false when there is no room or the write failed. */
-    private boolean put(long h, long number, long queueSeq, long msgIdHash) {
-        int at = find(table, capacity, h);
+    private boolean put(long place, long h, long number, long queueSeq, long msgIdHash) {
+        int at = slotAt(place, h);
         if (table.getLong(slot(at)) != h) {
             if ((count + 1L) * 10 > capacity * 6L) {
                 if (!(capacity < maxCapacity ? rebuild(capacity * 2, Long.MIN_VALUE) : rebuild(capacity, newerHalf()))) {
@@ -223,7 +260,7 @@ public final class KeySequences {
                 // one slot
             }
             b.flip();
-            if (b.getLong(16) > last(b.getLong(0)).queueSeq() && !put(b.getLong(0), b.getLong(8), b.getLong(16), b.getLong(24))) {
+            if (b.getLong(16) > last(b.getLong(0)).queueSeq() && !put(0, b.getLong(0), b.getLong(8), b.getLong(16), b.getLong(24))) {
                 throw new IOException("a journal slot could not be put back into the table");
             }
         }
@@ -298,6 +335,7 @@ public final class KeySequences {
         FileChannel old = channel;
         channel = ch;
         capacity = slots;
+        generation++;
         if (old != null) {
             old.close();
         }
