@@ -24,17 +24,27 @@ final class ObjectHashes {
      */
     static long msgId(String msgId) {
         if (msgId.length() == 36) {
-            long h;
-            if (canonicalUuid(msgId)) {
-                h = hex(msgId, 0, 8) << 32 | hex(msgId, 9, 13) << 16 | hex(msgId, 14, 18);
-                h ^= Long.rotateLeft(hex(msgId, 19, 23) << 48 | hex(msgId, 24, 36), 17);
-                return h == 0 ? 1 : h;
+            long msb;
+            long lsb;
+            if (msgId.charAt(8) == '-' && msgId.charAt(13) == '-' && msgId.charAt(18) == '-' && msgId.charAt(23) == '-') {
+                long a = hex4(msgId, 0);
+                long b = hex4(msgId, 4);
+                long c = hex4(msgId, 9);
+                long d = hex4(msgId, 14);
+                long e = hex4(msgId, 19);
+                long f = hex4(msgId, 24);
+                long g = hex4(msgId, 28);
+                long k = hex4(msgId, 32);
+                if ((a | b | c | d | e | f | g | k) >= 0) {
+                    msb = a << 48 | b << 32 | c << 16 | d;
+                    lsb = e << 48 | f << 32 | g << 16 | k;
+                    return fold(msb, lsb);
+                }
             }
             try {
-                // another form UUID.fromString reads too: the same bits as before
+                // another form UUID.fromString reads: the same bits as before
                 java.util.UUID u = java.util.UUID.fromString(msgId);
-                h = u.getMostSignificantBits() ^ Long.rotateLeft(u.getLeastSignificantBits(), 17);
-                return h == 0 ? 1 : h;
+                return fold(u.getMostSignificantBits(), u.getLeastSignificantBits());
             } catch (IllegalArgumentException notAUuid) {
                 // hashed below
             }
@@ -42,25 +52,30 @@ final class ObjectHashes {
         return key(msgId);
     }
 
-    /** Whether {@code s} (36 characters) is 8-4-4-4-12 hex digits, either case, as a UUID prints. */
-    private static boolean canonicalUuid(String s) {
-        for (int i = 0; i < 36; i++) {
-            char c = s.charAt(i);
-            boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? c == '-' : Character.digit(c, 16) >= 0 && c < 128;
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
+    private static long fold(long msb, long lsb) {
+        long h = msb ^ Long.rotateLeft(lsb, 17);
+        return h == 0 ? 1 : h;
     }
 
-    /** The hex digits of {@code s} from {@code from} to {@code to} (at most 16, all checked) as a number. */
-    private static long hex(String s, int from, int to) {
-        long v = 0;
-        for (int i = from; i < to; i++) {
-            v = v << 4 | Character.digit(s.charAt(i), 16);
+    /** The four hex digits (either case) of {@code s} at {@code at} as a number; negative when one is not a hex digit. */
+    private static long hex4(String s, int at) {
+        int v = 0;
+        for (int i = at; i < at + 4; i++) {
+            char c = s.charAt(i);
+            v = v << 4 | (c < 128 ? HEX[c] : -1);
         }
         return v;
+    }
+
+    /** Each ASCII character's value as a hex digit, or -1. */
+    private static final byte[] HEX = new byte[128];
+
+    static {
+        java.util.Arrays.fill(HEX, (byte) -1);
+        for (int d = 0; d < 16; d++) {
+            HEX["0123456789abcdef".charAt(d)] = (byte) d;
+            HEX["0123456789ABCDEF".charAt(d)] = (byte) d;
+        }
     }
 
     /** The hash a key is kept by: the first 8 bytes of its SHA-256, never 0. */

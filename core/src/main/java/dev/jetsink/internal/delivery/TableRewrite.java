@@ -71,22 +71,28 @@ final class TableRewrite {
 
     private int fill(FileChannel ch, long keepFrom, long[] keep) throws IOException {
         int windows = slots / window;
-        // the kept old slots by the window of their new home, in the old table's order within each
-        int[] starts = new int[windows + 1];
+        int[] kept = new int[fromCapacity / 8 * 5 + 1]; // a table is rewritten at 60 % full: no copy
+        int n = 0;
         for (int i = 0; i < fromCapacity; i++) {
             if (kept(i, keepFrom, keep)) {
-                starts[home(i) / window + 1]++;
+                if (n == kept.length) {
+                    kept = Arrays.copyOf(kept, n * 2);
+                }
+                kept[n++] = i;
             }
+        }
+        // the kept old slots by the window of their new home, in the old table's order within each
+        int[] starts = new int[windows + 1];
+        for (int k = 0; k < n; k++) {
+            starts[home(kept[k]) / window + 1]++;
         }
         for (int w = 0; w < windows; w++) {
             starts[w + 1] += starts[w];
         }
-        int[] byWindow = new int[starts[windows]];
+        int[] byWindow = new int[n];
         int[] next = Arrays.copyOf(starts, windows);
-        for (int i = 0; i < fromCapacity; i++) {
-            if (kept(i, keepFrom, keep)) {
-                byWindow[next[home(i) / window]++] = i;
-            }
+        for (int k = 0; k < n; k++) {
+            byWindow[next[home(kept[k]) / window]++] = kept[k];
         }
         for (int w = 0; w < windows; w++) {
             Arrays.fill(buf.array(), (byte) 0);
