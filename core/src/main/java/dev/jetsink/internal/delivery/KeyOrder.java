@@ -138,7 +138,7 @@ final class KeyOrder {
             return Admission.FOLLOW_FAILED; // its move to the failed store failed: again
         }
         if (p.orderKey() != null) {
-            if (open.first(p.orderKey()) != p) {
+            if (open.first(keyHash(p), p.orderKey()) != p) {
                 throw new IllegalStateException("an entry came back that is not the oldest of its key: seq " + p.seq());
             }
             return Admission.GO;
@@ -155,7 +155,7 @@ final class KeyOrder {
             failedUpTo.remove(key); // entries come from the queue oldest first: no older one is left
         }
         p.orderKey(key);
-        if (!open.append(key, p)) {
+        if (!open.append(keyHash(p), key, p)) {
             held++;
             return Admission.HOLD;
         }
@@ -175,7 +175,7 @@ final class KeyOrder {
      * object's next event, so no false gap shows.
      */
     Optional<PendingEntry> settled(PendingEntry p, boolean numberStored) {
-        if (p.orderKey() == null || !open.remove(p.orderKey(), p)) {
+        if (p.orderKey() == null || !open.remove(keyHash(p), p.orderKey(), p)) {
             return Optional.empty();
         }
         if (numberStored) {
@@ -184,7 +184,7 @@ final class KeyOrder {
             log.debug("seq={} msg_id={} was stored before under another Jetsink-Sequence: {} stays its object's next",
                 p.seq(), p.entry().msgId(), p.keySequence());
         }
-        PendingEntry next = open.first(p.orderKey());
+        PendingEntry next = open.first(keyHash(p), p.orderKey());
         if (next == null) {
             return Optional.empty();
         }
@@ -210,7 +210,7 @@ final class KeyOrder {
         consume(p);
         failedUpTo.put(p.orderKey(), new Failed(newestSeq, follow));
         List<PendingEntry> followers = new ArrayList<>();
-        for (PendingEntry f : open.removeAll(p.orderKey())) {
+        for (PendingEntry f : open.removeAll(keyHash(p), p.orderKey())) {
             if (f != p) {
                 f.follows(follow);
                 consume(f);
