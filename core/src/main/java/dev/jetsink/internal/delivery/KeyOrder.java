@@ -6,7 +6,6 @@ import dev.jetsink.lifecycle.Outcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -50,12 +49,11 @@ final class KeyOrder {
     }
 
     /** Unsettled entries per key, oldest first; the first may be out (in flight, waiting, retrying). */
-    private final Map<String, ArrayDeque<PendingEntry>> open = new HashMap<>();
+    private final KeyChains open = new KeyChains();
     /** Keys whose entry went to the failed store: the newest sequence queued then, and what its followers get. */
     private final Map<String, Failed> failedUpTo = new HashMap<>();
     /** Written by the dispatcher's thread only; read by metrics. */
     private volatile int held;
-    private static final ArrayDeque<PendingEntry> EMPTY = new ArrayDeque<>(0);
     /** The queue dir whose order files it reads and writes; null for an order in memory only (tests). */
     private final Path dir;
     private final LongSupplier oldestLive;
@@ -125,7 +123,7 @@ final class KeyOrder {
 
     /** The objects whose first entry may carry a number not yet settled (their key hashes): their table rows must stay. */
     private long[] inHand() {
-        return open.values().stream().filter(chain -> !chain.isEmpty()).mapToLong(chain -> keyHash(chain.peekFirst())).toArray();
+        return open.firsts().stream().mapToLong(KeyOrder::keyHash).toArray();
     }
 
     /** The key an entry is ordered by: the one stored with it, or (queued unordered) its bucket and object. */
@@ -140,13 +138,13 @@ final class KeyOrder {
             return Admission.FOLLOW_FAILED; // its move to the failed store failed: again
         }
         if (p.orderKey() != null) {
-            if (open.getOrDefault(p.orderKey(), EMPTY).peekFirst() != p) {
+            if (open.first(keyHash(p), p.orderKey()) != p) {
                 throw new IllegalStateException("an entry came back that is not the oldest of its key: seq " + p.seq());
             }
             return Admission.GO;
         }
         String key = keyOf(p.entry());
-        Failed failed = failedUpTo.get(key);
+        Failed failed = failedUpTo.isEmpty() ? null : failedUpTo.get(key);
         if (failed != null) {
             if (p.seq() <= failed.upTo()) {
                 p.orderKey(key);
@@ -157,9 +155,7 @@ final class KeyOrder {
             failedUpTo.remove(key); // entries come from the queue oldest first: no older one is left
         }
         p.orderKey(key);
-        ArrayDeque<PendingEntry> chain = open.computeIfAbsent(key, k -> new ArrayDeque<>());
-        chain.addLast(p);
-        if (chain.size() > 1) {
+        if (!open.append(keyHash(p), key, p)) {
             held++;
             return Admission.HOLD;
         }
@@ -179,8 +175,7 @@ final class KeyOrder {
      * object's next event, so no false gap shows.
      */
     Optional<PendingEntry> settled(PendingEntry p, boolean numberStored) {
-        ArrayDeque<PendingEntry> chain = p.orderKey() == null ? null : open.get(p.orderKey());
-        if (chain == null || !chain.remove(p)) {
+        if (p.orderKey() == null || !open.remove(keyHash(p), p.orderKey(), p)) {
             return Optional.empty();
         }
         if (numberStored) {
@@ -189,12 +184,12 @@ final class KeyOrder {
             log.debug("seq={} msg_id={} was stored before under another Jetsink-Sequence: {} stays its object's next",
                 p.seq(), p.entry().msgId(), p.keySequence());
         }
-        if (chain.isEmpty()) {
-            open.remove(p.orderKey());
+        PendingEntry next = open.first(keyHash(p), p.orderKey());
+        if (next == null) {
             return Optional.empty();
         }
         held--;
-        return Optional.of(chain.peekFirst());
+        return Optional.of(next);
     }
 
     /**
@@ -214,16 +209,13 @@ final class KeyOrder {
         }
         consume(p);
         failedUpTo.put(p.orderKey(), new Failed(newestSeq, follow));
-        ArrayDeque<PendingEntry> chain = open.remove(p.orderKey());
         List<PendingEntry> followers = new ArrayList<>();
-        if (chain != null) {
-            for (PendingEntry f : chain) {
-                if (f != p) {
-                    f.follows(follow);
-                    consume(f);
-                    followers.add(f);
-                    held--;
-                }
+        for (PendingEntry f : open.removeAll(keyHash(p), p.orderKey())) {
+            if (f != p) {
+                f.follows(follow);
+                consume(f);
+                followers.add(f);
+                held--;
             }
         }
         return followers;
@@ -238,7 +230,8 @@ final class KeyOrder {
             return 0;
         }
         if (p.keySequence() == 0) {
-            KeySequences.Last last = sequences.last(keyHash(p));
+            p.keyPlace(sequences.place(keyHash(p)));
+            KeySequences.Last last = sequences.last(p.keyPlace(), keyHash(p));
             boolean repeat = repeats(p, last);
             p.keySequence(repeat ? last.number() : last.number() + 1, repeat);
         }
@@ -252,7 +245,7 @@ final class KeyOrder {
      * copy, which has the number.
      */
     private static boolean repeats(PendingEntry p, KeySequences.Last last) {
-        return last.number() > 0 && (p.seq() <= last.queueSeq() || KeySequences.msgIdHash(p.entry().msgId()) == last.msgIdHash());
+        return last.number() > 0 && (p.seq() <= last.queueSeq() || msgIdHash(p) == last.msgIdHash());
     }
 
     /**
@@ -267,7 +260,7 @@ final class KeyOrder {
         // a number given out before the table broke is still kept (in its journal)
         long number = sequences.usable() ? sequence(p) : p.keySequence();
         if (number > 0 && !p.keyRepeat()) {
-            sequences.settled(keyHash(p), number, p.seq(), KeySequences.msgIdHash(p.entry().msgId()));
+            sequences.settled(p.keyPlace(), keyHash(p), number, p.seq(), msgIdHash(p));
         }
     }
 
@@ -277,6 +270,14 @@ final class KeyOrder {
             p.keyHash(KeySequences.hash(p.orderKey()));
         }
         return p.keyHash();
+    }
+
+    /** The hash {@link KeySequences} keeps {@code p}'s msg id by, worked out once. */
+    private static long msgIdHash(PendingEntry p) {
+        if (p.msgIdHash() == 0) {
+            p.msgIdHash(KeySequences.msgIdHash(p.entry().msgId()));
+        }
+        return p.msgIdHash();
     }
 
     /** Forces the objects' sequences to disk (before resolutions become durable; the dispatcher stops). */

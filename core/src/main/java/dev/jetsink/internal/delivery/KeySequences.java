@@ -1,5 +1,8 @@
 package dev.jetsink.internal.delivery;
 
+import static dev.jetsink.internal.delivery.TableFiles.find;
+import static dev.jetsink.internal.delivery.TableFiles.slot;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -60,6 +63,8 @@ public final class KeySequences {
     private volatile FileChannel channel;
     private volatile MappedByteBuffer table;
     private int capacity;
+    /** Counts the mappings: a {@link #place} is good while the table it was found in is mapped. */
+    private int generation;
     private int count;
     private volatile boolean broken;
     /** Slots not yet in the journal file (32 bytes each); guards itself, the journal's writes and its end. */
@@ -96,7 +101,7 @@ public final class KeySequences {
                     aside.getFileName());
             }
             if (s.table == null) {
-                TableFiles.create(s.file, MAGIC, FIRST_CAPACITY, true);
+                TableFiles.create(s.file, MAGIC, FIRST_CAPACITY);
                 s.attach(s.file, FIRST_CAPACITY);
             }
             s.replay(queueDir.resolve(JOURNAL));
@@ -118,14 +123,49 @@ public final class KeySequences {
 
     /** {@code keyHash}'s (an object key's {@link #hash}) last settled event. */
     public Last last(long keyHash) {
-        int at = find(table, capacity, keyHash);
+        return last(place(keyHash), keyHash);
+    }
+
+    /**
+     * Where object {@code keyHash}'s slot is, or the free slot it would take, found once for the
+     * reads and the write of one event ({@link #last(long, long)}, {@link #settled(long, long, long, long, long)}):
+     * the dispatcher's thread would otherwise probe the table twice per event. 0 is no place.
+     */
+    long place(long keyHash) {
+        return (long) generation << 32 | find(table, capacity, keyHash);
+    }
+
+    /** {@link #last(long)} at the {@code place} found for it. */
+    Last last(long place, long keyHash) {
+        int at = slotAt(place, keyHash);
         return table.getLong(slot(at)) == keyHash
             ? new Last(table.getLong(slot(at) + 8), table.getLong(slot(at) + 16), table.getLong(slot(at) + 24)) : Last.NONE;
     }
 
+    /**
+     * The slot of {@code place} when it is still {@code keyHash}'s: found in this mapping, and it
+     * holds the object or is still free (between rewrites a slot is only ever taken, so a free one
+     * still ends the object's probe). Else found again.
+     */
+    private int slotAt(long place, long keyHash) {
+        int at = (int) place;
+        if ((int) (place >>> 32) == generation && at < capacity) {
+            long there = table.getLong(slot(at));
+            if (there == keyHash || there == 0) {
+                return at;
+            }
+        }
+        return find(table, capacity, keyHash);
+    }
+
     /** The object {@code keyHash}'s event at {@code queueSeq} (msg id hash {@code msgIdHash}) settled with {@code number}. */
     public void settled(long keyHash, long number, long queueSeq, long msgIdHash) {
-        boolean put = !broken && put(keyHash, number, queueSeq, msgIdHash);
+        settled(0, keyHash, number, queueSeq, msgIdHash);
+    }
+
+    /** {@link #settled(long, long, long, long)} at the {@code place} found for it. */
+    void settled(long place, long keyHash, long number, long queueSeq, long msgIdHash) {
+        boolean put = !broken && put(place, keyHash, number, queueSeq, msgIdHash);
         // broken (the table no longer written): the journal alone keeps the number, for the next open
         if (put || broken) {
             synchronized (unjournaled) {
@@ -181,8 +221,8 @@ public final class KeySequences {
     }
 
     /** Writes object {@code h}'s slot into the table; false when there is no room or the write failed. */
-    private boolean put(long h, long number, long queueSeq, long msgIdHash) {
-        int at = find(table, capacity, h);
+    private boolean put(long place, long h, long number, long queueSeq, long msgIdHash) {
+        int at = slotAt(place, h);
         if (table.getLong(slot(at)) != h) {
             if ((count + 1L) * 10 > capacity * 6L) {
                 if (!(capacity < maxCapacity ? rebuild(capacity * 2, Long.MIN_VALUE) : rebuild(capacity, newerHalf()))) {
@@ -220,7 +260,7 @@ public final class KeySequences {
                 // one slot
             }
             b.flip();
-            if (b.getLong(16) > last(b.getLong(0)).queueSeq() && !put(b.getLong(0), b.getLong(8), b.getLong(16), b.getLong(24))) {
+            if (b.getLong(16) > last(b.getLong(0)).queueSeq() && !put(0, b.getLong(0), b.getLong(8), b.getLong(16), b.getLong(24))) {
                 throw new IOException("a journal slot could not be put back into the table");
             }
         }
@@ -295,6 +335,7 @@ public final class KeySequences {
         FileChannel old = channel;
         channel = ch;
         capacity = slots;
+        generation++;
         if (old != null) {
             old.close();
         }
@@ -322,24 +363,9 @@ public final class KeySequences {
     private boolean rebuild(int slots, long keepFrom) {
         Path next = file.resolveSibling(FILE + ".next");
         try {
-            TableFiles.create(next, MAGIC, slots, false);
-            int kept = 0;
             long[] keep = keepFrom == Long.MIN_VALUE ? new long[0] : inHand.get();
             java.util.Arrays.sort(keep);
-            try (FileChannel ch = FileChannel.open(next, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) slots * SLOT);
-                for (int i = 0; i < capacity; i++) {
-                    long h = table.getLong(slot(i));
-                    if (h != 0 && (table.getLong(slot(i) + 16) >= keepFrom || java.util.Arrays.binarySearch(keep, h) >= 0)) {
-                        int at = find(m, slots, h);
-                        for (int off = 0; off < SLOT; off += 8) {
-                            m.putLong(slot(at) + off, table.getLong(slot(i) + off));
-                        }
-                        kept++;
-                    }
-                }
-                ch.force(true); // the written zeros and the mapped slots, with the file's size: one fsync
-            }
+            int kept = TableRewrite.write(next, MAGIC, table, capacity, slots, keepFrom, keep);
             Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             try {
                 TableFiles.forceDirectory(file.getParent());
@@ -369,20 +395,4 @@ public final class KeySequences {
             return false;
         }
     }
-
-    /** The slot holding {@code h}, or the empty slot where it goes (linear probing). */
-    private static int find(ByteBuffer m, int capacity, long h) {
-        int mask = capacity - 1;
-        for (int i = (int) (h ^ (h >>> 32)) & mask; ; i = (i + 1) & mask) {
-            long at = m.getLong(slot(i));
-            if (at == h || at == 0) {
-                return i;
-            }
-        }
-    }
-
-    private static int slot(int i) {
-        return HEADER + i * SLOT;
-    }
-
 }

@@ -16,6 +16,12 @@ final class PendingEntry {
     private long keySequence;
     private boolean keyRepeat;
     private long keyHash;
+    private long keyPlace;
+    private long msgIdHash;
+    /** The next entry of its key that {@link KeyOrder} holds behind this one; null when none. */
+    private PendingEntry nextOfKey;
+    /** On the oldest entry of a key in {@link KeyOrder}: the newest, where the next one is linked. */
+    private PendingEntry lastOfKey;
 
     PendingEntry(QueuedEntry entry, RetryState retry) {
         this.entry = entry;
@@ -94,5 +100,41 @@ final class PendingEntry {
 
     void keyHash(long hash) {
         this.keyHash = hash;
+    }
+
+    /** Where its object's slot was found in {@link KeySequences} ({@link KeySequences#place}); 0 until then. */
+    long keyPlace() {
+        return keyPlace;
+    }
+
+    void keyPlace(long place) {
+        this.keyPlace = place;
+    }
+
+    /** The hash {@link KeySequences} keeps its msg id by ({@link KeySequences#msgIdHash}); 0 until worked out. */
+    long msgIdHash() {
+        return msgIdHash;
+    }
+
+    void msgIdHash(long hash) {
+        this.msgIdHash = hash;
+    }
+
+    /** The entry of its key held behind this one in {@link KeyOrder}'s chain; null when none. */
+    PendingEntry nextOfKey() {
+        return nextOfKey;
+    }
+
+    void nextOfKey(PendingEntry next) {
+        this.nextOfKey = next;
+    }
+
+    /** On the first entry of a chain: the chain's newest entry. */
+    PendingEntry lastOfKey() {
+        return lastOfKey;
+    }
+
+    void lastOfKey(PendingEntry last) {
+        this.lastOfKey = last;
     }
 }

@@ -7,7 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** File steps of {@link KeySequences}: a table file written out in full, positional writes, a directory forced. */
+/**
+ * File steps of {@link KeySequences}: a table file written out in full, positional writes, a
+ * directory forced; and where a slot is, which its rewrite ({@link TableRewrite}) shares.
+ */
 final class TableFiles {
     /** The header's size: the magic, the slot count, room for more. */
     static final int HEADER = 32;
@@ -19,10 +22,10 @@ final class TableFiles {
 
     /**
      * Writes a table file of {@code slots} empty slots, zeros after the header, so no page of it is
-     * a hole (a store into a mapped page then needs no new space), and forces it when {@code force}
-     * (else the caller forces the file once it has filled it). A file left half written is deleted.
+     * a hole (a store into a mapped page then needs no new space), and forces it. A file left half
+     * written is deleted.
      */
-    static void create(Path path, long magic, int slots, boolean force) throws IOException {
+    static void create(Path path, long magic, int slots) throws IOException {
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE)) {
             write(ch, ByteBuffer.allocate(HEADER).putLong(magic).putLong(slots).clear(), 0);
@@ -31,9 +34,7 @@ final class TableFiles {
             for (long at = HEADER; at < end; at += zeros.capacity()) {
                 write(ch, zeros.clear().limit((int) Math.min(zeros.capacity(), end - at)), at);
             }
-            if (force) {
-                ch.force(true);
-            }
+            ch.force(true);
         } catch (IOException e) {
             Files.deleteIfExists(path);
             throw e;
@@ -53,5 +54,26 @@ final class TableFiles {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         }
+    }
+
+    /** Where the probe for key hash {@code h} starts in a table of {@code capacity} slots (a power of two). */
+    static int home(long h, int capacity) {
+        return (int) (h ^ (h >>> 32)) & (capacity - 1);
+    }
+
+    /** The slot holding {@code h}, or the empty slot where it goes (linear probing). */
+    static int find(ByteBuffer m, int capacity, long h) {
+        int mask = capacity - 1;
+        for (int i = home(h, capacity); ; i = (i + 1) & mask) {
+            long at = m.getLong(slot(i));
+            if (at == h || at == 0) {
+                return i;
+            }
+        }
+    }
+
+    /** The byte offset of slot {@code i}. */
+    static int slot(int i) {
+        return HEADER + i * SLOT;
     }
 }

@@ -134,4 +134,25 @@ class KeySequencesTest {
         assertThat(s.last(KeySequences.hash("bucket/object-0"))).as("an old object not in hand: forgotten").isEqualTo(KeySequences.Last.NONE);
         assertThat(s.last(inHand)).isEqualTo(new KeySequences.Last(41, 1, KeySequences.hash("m-1")));
     }
+
+    @Test
+    void aPlaceFoundBeforeAnotherObjectTookItsSlotOrBeforeAGrowthStillWritesTheRightSlot() {
+        KeySequences s = KeySequences.open(dir);
+        long a = 1L << 32 | (100 ^ 1); // a and b start their probes at slot 100
+        long b = 2L << 32 | (100 ^ 2);
+        long placeOfA = s.place(a);
+        s.settled(b, 1, 1, 9); // takes the free slot a's place names
+        s.settled(placeOfA, a, 1, 2, 8);
+        assertThat(s.last(a)).isEqualTo(new KeySequences.Last(1, 2, 8));
+        assertThat(s.last(b)).isEqualTo(new KeySequences.Last(1, 1, 9));
+
+        long c = KeySequences.hash("photos/c.jpg");
+        long placeOfC = s.place(c);
+        for (int i = 0; i < 50_000; i++) { // a growth: the table is mapped anew
+            s.settled(KeySequences.hash("bucket/object-" + i), 1, 1000L + i, 7);
+        }
+        s.settled(placeOfC, c, 3, 60_000, 6);
+        assertThat(s.last(c)).isEqualTo(new KeySequences.Last(3, 60_000, 6));
+        assertThat(KeySequences.open(dir).last(c)).isEqualTo(new KeySequences.Last(3, 60_000, 6));
+    }
 }
