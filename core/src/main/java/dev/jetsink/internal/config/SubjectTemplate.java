@@ -157,8 +157,10 @@ public final class SubjectTemplate {
 
     /**
      * Whether the subject of object {@code key} in {@code bucket} is that object's alone: the
-     * template {@link #namesObjects()}, the key has at most N segments and no token was cut (the
-     * encoding restores every value, so two objects then never share a subject).
+     * template {@link #namesObjects()}, the key has fewer than N segments (a key of N yields the
+     * same N tokens as the keys below it: {@code a/b} and {@code a/b/c} under
+     * {@code {key_prefix:2}}) and no token was cut (the encoding restores every value, so two
+     * objects then never share a subject).
      */
     public boolean namesObject(String bucket, String key) {
         if (!namesObjects()) {
@@ -168,7 +170,8 @@ public final class SubjectTemplate {
         for (int i = key.indexOf('/'); i >= 0; i = key.indexOf('/', i + 1)) {
             segments++;
         }
-        if (segments > parts.get(parts.size() - 1).segments() || cut(bucket)) {
+        // a key of N segments or more yields N tokens, as every deeper key under it does
+        if (segments >= parts.get(parts.size() - 1).segments() || cut(bucket)) {
             return false;
         }
         for (String segment : key.split("/", -1)) {

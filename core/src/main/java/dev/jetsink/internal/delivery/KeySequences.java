@@ -390,7 +390,8 @@ public final class KeySequences {
             }
             count = kept;
             return true;
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            // before the rename: the table in use is the old one, whole
             log.error("order sequences table could not be rewritten with {} slots: {}", slots, e.toString());
             return false;
         }

@@ -180,6 +180,9 @@ public final class JetStreamPublisher implements Publisher {
                         + " allowed to publish to {}", target, to, ObjectSubjects.HEADER, StoredCopies.reason(failed), last,
                         copies.request());
                 }
+                if (out.isDone()) {
+                    return; // abandoned meanwhile (the connection dropped): the dispatcher publishes it again
+                }
                 if (!mayResend || last < 0) {
                     out.completeExceptionally(new OutcomeException(Classified.onlyThisEntry(Outcome.Cause.WRONG_LAST_SEQUENCE,
                         "another message was stored on the object's subject " + to + " while this one was published"

@@ -69,6 +69,9 @@ final class StoredCopies {
             if (failure != null) {
                 return failed(streamSeq, reason(failure));
             }
+            if (copy == Copy.NONE) {
+                return failed(streamSeq, "no message there");
+            }
             if (!msgId.equals(copy.msgId())) {
                 // not the copy the duplicate met (replicas that disagree, a stream made anew): no answer
                 return failed(streamSeq, "it holds msg id " + copy.msgId() + ", not " + msgId);

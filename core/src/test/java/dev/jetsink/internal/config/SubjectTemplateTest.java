@@ -123,22 +123,31 @@ class SubjectTemplateTest {
             .as("an object's events go to several subjects").isFalse();
         assertThat(SubjectTemplate.parse("s", "s3.{bucket}", TargetKind.NOTIFY).namesObjects()).isFalse();
         assertThat(SubjectTemplate.parse("s", "audit.{bucket}.{api}", TargetKind.AUDIT).namesObjects()).isFalse();
-        assertThat(SubjectTemplate.parse("s", "s3.{bucket}.{key_prefix:3}", TargetKind.NOTIFY).namesObject("b", "x/y/z"))
-            .as("namesObject on a template that cannot").isTrue();
+        assertThat(SubjectTemplate.parse("s", "s3.{bucket}.{key_prefix:3}", TargetKind.NOTIFY).namesObject("b", "x/y"))
+            .isTrue();
         assertThat(SubjectTemplate.parse("s", "s3.{key_prefix:3}", TargetKind.NOTIFY).namesObject("b", "x")).isFalse();
     }
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "a.txt|true", "x/y|true", "x/y/z|true", "x//z|true", "/|true", "|true", "x/y/z/w|false", "x/y/z/|false"})
-    void aKeyIsNamedAloneWhenItHasAtMostNSegments(String key, boolean alone) {
+        "a.txt|true", "x/y|true", "/|true", "|true", "x/y/z|false", "x//z|false", "x/y/z/w|false", "x/y/|false"})
+    void aKeyIsNamedAloneWhenItHasFewerThanNSegments(String key, boolean alone) {
         SubjectTemplate t = SubjectTemplate.parse("s", "s3.{bucket}.{key_prefix:3}", TargetKind.NOTIFY);
         assertThat(t.namesObject("b", key == null ? "" : key)).isEqualTo(alone);
     }
 
     @Test
-    void aKeyWithACutSegmentIsNotNamedAlone() {
+    void aKeyOfNSegmentsSharesItsSubjectWithTheKeysBelowIt() {
         SubjectTemplate t = SubjectTemplate.parse("s", "s3.{bucket}.{key_prefix:2}", TargetKind.NOTIFY);
+        assertThat(t.resolve("b", "a/b", "e", "t")).isEqualTo(t.resolve("b", "a/b/c", "e", "t"));
+        assertThat(t.namesObject("b", "a/b")).isFalse();
+        assertThat(t.resolve("b", "a", "e", "t")).isNotEqualTo(t.resolve("b", "a/b", "e", "t"));
+        assertThat(t.namesObject("b", "a")).isTrue();
+    }
+
+    @Test
+    void aKeyWithACutSegmentIsNotNamedAlone() {
+        SubjectTemplate t = SubjectTemplate.parse("s", "s3.{bucket}.{key_prefix:3}", TargetKind.NOTIFY);
         String fits = "k".repeat(SubjectTemplate.MAX_TOKEN_CHARS);
         String cut = "k".repeat(SubjectTemplate.MAX_TOKEN_CHARS + 1);
         assertThat(t.namesObject("b", "d/" + fits)).isTrue();

@@ -275,7 +275,7 @@ class KeyOrderDeliveryTest {
     }
 
     /** A stream for the subjects below: one per object where the template names objects, or one for all. */
-    private static final String OBJECT_SUBJECT = "obj.{bucket}.{key_prefix:1}";
+    private static final String OBJECT_SUBJECT = "obj.{bucket}.{key_prefix:2}";
 
     private static Map<String, String> env(TargetHarness h, String order, String subject) {
         Map<String, String> env = env(h, order);

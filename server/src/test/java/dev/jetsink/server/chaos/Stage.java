@@ -37,8 +37,8 @@ final class Stage implements AutoCloseable {
     static final String STREAM = "CHAOS";
     static final String SUBJECT = "chaos.js";
     static final String CORE_SUBJECT = "chaos.core";
-    /** Ordered notify targets' subject: one per object of the senders' two-segment keys. */
-    static final String OBJECT_SUBJECT = SUBJECT + ".{bucket}.{key_prefix:2}";
+    /** Ordered notify targets' subject: one per object of the senders' two-segment keys (fewer than 3). */
+    static final String OBJECT_SUBJECT = SUBJECT + ".{bucket}.{key_prefix:3}";
     /** Room for a 30-minute run's queue (segments roll at 64 MiB); filled by the disk-full fault. */
     private static final String DISK_SIZE = "256m";
 
