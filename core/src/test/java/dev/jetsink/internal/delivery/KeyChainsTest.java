@@ -34,14 +34,21 @@ class KeyChainsTest {
         assertThat(chains.firsts()).containsExactlyInAnyOrder(a1, b1);
     }
 
+    /** Entries 1, 2 and 3 of object a, appended in that order. */
+    private PendingEntry[] chainOfThree() {
+        PendingEntry[] a = {entry(1, "photos/a"), entry(2, "photos/a"), entry(3, "photos/a")};
+        for (PendingEntry e : a) {
+            chains.append(A, "photos/a", e);
+        }
+        return a;
+    }
+
     @Test
     void removingTheFirstMakesTheNextFirstAndTheLastLeavesNoChain() {
-        PendingEntry a1 = entry(1, "photos/a");
-        PendingEntry a2 = entry(2, "photos/a");
-        PendingEntry a3 = entry(3, "photos/a");
-        chains.append(A, "photos/a", a1);
-        chains.append(A, "photos/a", a2);
-        chains.append(A, "photos/a", a3);
+        PendingEntry[] a = chainOfThree();
+        PendingEntry a1 = a[0];
+        PendingEntry a2 = a[1];
+        PendingEntry a3 = a[2];
         assertThat(chains.remove(A, "photos/a", a1)).isTrue();
         assertThat(chains.first(A, "photos/a")).isSameAs(a2);
         PendingEntry a4 = entry(4, "photos/a");
@@ -56,12 +63,10 @@ class KeyChainsTest {
 
     @Test
     void anEntryBehindTheFirstCanBeTakenOutAndTheChainStaysInOrder() {
-        PendingEntry a1 = entry(1, "photos/a");
-        PendingEntry a2 = entry(2, "photos/a");
-        PendingEntry a3 = entry(3, "photos/a");
-        chains.append(A, "photos/a", a1);
-        chains.append(A, "photos/a", a2);
-        chains.append(A, "photos/a", a3);
+        PendingEntry[] a = chainOfThree();
+        PendingEntry a1 = a[0];
+        PendingEntry a2 = a[1];
+        PendingEntry a3 = a[2];
         assertThat(chains.remove(A, "photos/a", a3)).as("the newest").isTrue();
         PendingEntry a4 = entry(4, "photos/a");
         chains.append(A, "photos/a", a4);
