@@ -241,8 +241,7 @@ public final class BatchBench {
         double cpuBefore = daemon.cpuSeconds();
         long start = System.nanoTime();
         Wrk.Result w = wrk.run(daemon.host(), daemon.port(), seconds);
-        awaitSettled(daemon, form);
-        double wall = (System.nanoTime() - start) / 1e9;
+        double wall = (awaitSettled(daemon, form) - start) / 1e9;
         double cpu = daemon.cpuSeconds() - cpuBefore;
         double pressure = CpuPressure.sample().percentSince(pressureBefore).orElse(-1);
         long stored = Streams.state(admin, form.stream()).getMsgCount() - storedBefore;
@@ -265,20 +264,9 @@ public final class BatchBench {
      * count has stopped moving: requests wrk left in flight at its deadline are still parsed and
      * queued after the queue first reads empty, and must land in this round, not the next.
      */
-    private static void awaitSettled(DaemonProcess daemon, Form form) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        double accepted = -1;
-        while (true) {
-            double now = daemon.metric(form.accepted());
-            if (now == accepted && daemon.metric(form.queueLength()) == 0) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("queue not drained within 3 minutes");
-            }
-            accepted = now;
-            Thread.sleep(50);
-        }
+    /** When the daemon's intake for {@code form} last moved, once it has settled ({@link DaemonProcess#awaitSettled}). */
+    private static long awaitSettled(DaemonProcess daemon, Form form) throws Exception {
+        return daemon.awaitSettled(form.accepted(), form.queueLength());
     }
 
     private static byte[] resource(String name) throws IOException {

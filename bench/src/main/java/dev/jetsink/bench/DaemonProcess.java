@@ -127,6 +127,37 @@ final class DaemonProcess implements AutoCloseable {
         return sum;
     }
 
+    /** How long the accepted count must stay still before the intake counts as settled. */
+    private static final long QUIET_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /**
+     * Waits (at most 3 minutes) until the queue counted by {@code queueMetric} is empty and the
+     * events counted by {@code acceptedMetric} have not moved for a second; returns the
+     * {@link System#nanoTime} at which they last moved. Requests wrk left in flight at its
+     * deadline are still being taken in when the queue first reads empty: on a busy host one can
+     * take well over 100 ms, so a shorter stillness let them land in the next round's counts.
+     */
+    long awaitSettled(String acceptedMetric, String queueMetric) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        double accepted = -1;
+        long moved = System.nanoTime();
+        while (true) {
+            double now = metric(acceptedMetric);
+            boolean empty = metric(queueMetric) == 0;
+            long at = System.nanoTime();
+            if (now != accepted || !empty) {
+                accepted = now;
+                moved = at;
+            } else if (at - moved >= QUIET_NANOS) {
+                return moved;
+            }
+            if (at > deadline) {
+                throw new IllegalStateException("queue not drained within 3 minutes");
+            }
+            Thread.sleep(50);
+        }
+    }
+
     /**
      * SIGTERM, then up to 10 s for a clean exit (which also dumps a flight recording), then kill.
      * Interrupted while waiting, it returns at once with the thread's interrupt flag set again.

@@ -253,24 +253,10 @@ public final class IngestBench {
         add(f, "nginx_cpu_pressure_pct", w.cpuPressurePct());
     }
 
-    /** Waits (at most 3 minutes) for the daemon's queue to be empty and its intake still; returns the seconds it took. */
+    /** Waits for the daemon's queue to be empty and its intake still; returns the seconds until they last moved. */
     static double awaitDrained(DaemonProcess daemon) throws Exception {
         long start = System.nanoTime();
-        long deadline = start + TimeUnit.MINUTES.toNanos(3);
-        // requests wrk left in flight are queued after the queue first reads empty: wait for the
-        // accepted count to stop moving too, so they land in this round
-        double accepted = -1;
-        while (true) {
-            double now = daemon.metric(ACCEPTED);
-            if (now == accepted && daemon.metric(QUEUE_LENGTH) == 0) {
-                return (System.nanoTime() - start) / 1e9;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("queue not drained within 3 minutes");
-            }
-            accepted = now;
-            Thread.sleep(100);
-        }
+        return (daemon.awaitSettled(ACCEPTED, QUEUE_LENGTH) - start) / 1e9;
     }
 
     private static void jcmd(long pid, String... command) throws Exception {
