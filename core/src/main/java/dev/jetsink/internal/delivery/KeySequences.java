@@ -5,7 +5,6 @@ import static dev.jetsink.internal.delivery.TableFiles.slot;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -28,14 +27,19 @@ import org.slf4j.LoggerFactory;
  * sequence), and an object it forgot starts again at 1, as a new one does (OPERATIONS.md says how a
  * consumer reads that).
  *
- * <p>The file is written out in full when made (no holes: a store never needs new space, so a full
- * disk cannot fault it) and read and written through a memory mapping, so a killed process loses
- * nothing. Against a crash of the machine each write also goes to the journal {@value #JOURNAL}
- * (through a 64 KiB buffer), which {@link #force} forces before the queue makes resolutions durable
- * and which opening replays; past {@value #JOURNAL_MAX} bytes, or after a journal write failed, the
- * table itself is forced and the journal emptied. DESIGN.md gives the history of these choices.
+ * <p>The file is written out in full when made (no holes: writing it in place never needs new
+ * space, so a full disk cannot fail that) and mapped copy-on-write: the process reads and writes
+ * its own copy of the pages it changed, which the file system never write-protects again (a shared
+ * mapping's pages are, after each writeback, and the next store into each is a fault). Each write
+ * also goes to the journal {@value #JOURNAL} ({@link SequenceJournal}), which {@link #force}
+ * forces before the queue makes resolutions durable and which opening replays; past
+ * {@value #JOURNAL_MAX} bytes, or after a journal write failed, the table's changed pages are
+ * written into its file in place and forced, and the journal emptied. A killed process thus loses
+ * only numbers whose resolutions were not durable either: their entries come back and get the
+ * same numbers again. DESIGN.md gives the history of these choices.
  *
- * <p>Only the dispatcher's thread writes; {@link #force} may run on the queue's upkeep thread.
+ * <p>Only the dispatcher's thread numbers and settles; {@link #force} may run on the queue's
+ * upkeep thread.
  */
 public final class KeySequences {
     /** The table's file name in the queue dir. */
@@ -58,6 +62,7 @@ public final class KeySequences {
 
     private final Path file;
     private final int maxCapacity;
+    private final long journalMax;
     /** The objects with an event in hand (their number given out, not settled): never forgotten. */
     private Supplier<long[]> inHand = () -> new long[0];
     private volatile FileChannel channel;
@@ -67,17 +72,17 @@ public final class KeySequences {
     private int generation;
     private int count;
     private volatile boolean broken;
-    /** Slots not yet in the journal file (32 bytes each); guards itself, the journal's writes and its end. */
-    private final ByteBuffer unjournaled = ByteBuffer.allocate(SLOT << 11);
-    private FileChannel journal;
-    private long journalEnd;
-    /** Slots the journal lacks (a write of it failed): the next {@link #force} forces the table itself. */
-    private boolean journalGap;
+    /** Guards the table's writes, its pages' bits, its file and the journal. */
+    private final Object lock = new Object();
+    /** The table's pages changed since they were last written to its file. */
+    private DirtyPages dirty;
+    private SequenceJournal journal;
     private boolean replaying;
 
-    private KeySequences(Path file, int maxCapacity) {
+    private KeySequences(Path file, int maxCapacity, long journalMax) {
         this.file = file;
         this.maxCapacity = maxCapacity;
+        this.journalMax = journalMax;
     }
 
     /**
@@ -92,7 +97,12 @@ public final class KeySequences {
 
     /** {@link #open(Path)} with a table of at most {@code maxCapacity} slots (a power of two). */
     static KeySequences open(Path queueDir, int maxCapacity) {
-        KeySequences s = new KeySequences(queueDir.resolve(FILE), maxCapacity);
+        return open(queueDir, maxCapacity, JOURNAL_MAX);
+    }
+
+    /** {@link #open(Path, int)} whose journal is emptied into the table past {@code journalMax} bytes. */
+    static KeySequences open(Path queueDir, int maxCapacity, long journalMax) {
+        KeySequences s = new KeySequences(queueDir.resolve(FILE), maxCapacity, journalMax);
         try {
             if (Files.exists(s.file) && !s.load()) {
                 Path aside = s.file.resolveSibling(FILE + ".unreadable-" + Instant.now().toEpochMilli());
@@ -116,7 +126,7 @@ public final class KeySequences {
         this.inHand = objects;
     }
 
-    /** Whether it still numbers: false after a write of the table failed. */
+    /** Whether it still numbers: false after a rewritten table could not be mapped again. */
     public boolean usable() {
         return !broken;
     }
@@ -165,108 +175,50 @@ public final class KeySequences {
 
     /** {@link #settled(long, long, long, long)} at the {@code place} found for it. */
     void settled(long place, long keyHash, long number, long queueSeq, long msgIdHash) {
-        boolean put = !broken && put(place, keyHash, number, queueSeq, msgIdHash);
-        // broken (the table no longer written): the journal alone keeps the number, for the next open
-        if (put || broken) {
-            synchronized (unjournaled) {
-                if (!unjournaled.hasRemaining()) {
-                    try {
-                        spill();
-                    } catch (IOException e) {
-                        // the table has the numbers (unless broken); only a crash of the machine could now lose them
-                        log.error("order sequences journal {} not written ({}): the last {} numbers would not survive a crash"
-                            + " of the machine", JOURNAL, e.toString(), unjournaled.capacity() / SLOT);
-                    }
-                }
-                unjournaled.putLong(keyHash).putLong(number).putLong(queueSeq).putLong(msgIdHash);
+        synchronized (lock) {
+            // broken (the table no longer written): the journal alone keeps the number, for the next open
+            if (broken || put(place, keyHash, number, queueSeq, msgIdHash)) {
+                journal.add(keyHash, number, queueSeq, msgIdHash);
             }
         }
     }
 
-    /** Appends the buffered slots to the journal, unforced, and empties the buffer; the caller holds {@link #unjournaled}. */
-    private void spill() throws IOException {
-        unjournaled.flip();
-        try {
-            TableFiles.write(journal, unjournaled, journalEnd);
-            journalEnd += unjournaled.limit();
-        } catch (IOException e) {
-            journalGap = true;
-            throw e;
-        } finally {
-            unjournaled.clear();
-        }
-    }
-
-    /** After an eviction, empties the journal (the new table is forced): no forgotten object comes back from it. */
-    private void forgetJournal() {
-        synchronized (unjournaled) {
-            try {
-                if (!replaying) {
-                    unjournaled.clear();
-                    emptyJournal();
-                }
-            } catch (IOException e) {
-                log.error("order sequences journal not emptied after the table forgot objects ({}): an open before the next"
-                    + " one may remember some of them", e.toString());
-            }
-        }
-    }
-
-    /** Empties the journal once the table holds (forced) all it held; the caller holds {@link #unjournaled}. */
-    private void emptyJournal() throws IOException {
-        journal.truncate(0);
-        journal.force(true);
-        journalEnd = 0;
-        journalGap = false;
-    }
-
-    /** Writes object {@code h}'s slot into the table; false when there is no room or the write failed. */
+    /** Writes object {@code h}'s slot into the table; false when there is no room. The caller holds {@link #lock}. */
     private boolean put(long place, long h, long number, long queueSeq, long msgIdHash) {
         int at = slotAt(place, h);
         if (table.getLong(slot(at)) != h) {
             if ((count + 1L) * 10 > capacity * 6L) {
-                if (!(capacity < maxCapacity ? rebuild(capacity * 2, Long.MIN_VALUE) : rebuild(capacity, newerHalf()))) {
+                boolean rebuilt = capacity < maxCapacity ? rebuild(capacity * 2, Long.MIN_VALUE)
+                    : rebuild(capacity, TableRewrite.newerHalf(table, capacity));
+                if (!rebuilt) {
                     return false; // logged: the object's number is not kept
                 }
                 at = find(table, capacity, h);
             }
             count++;
         }
-        try {
-            // the values, then the key hash: a slot is taken only with its values
-            table.putLong(slot(at) + 24, msgIdHash);
-            table.putLong(slot(at) + 16, queueSeq);
-            table.putLong(slot(at) + 8, number);
-            table.putLong(slot(at), h);
-            return true;
-        } catch (InternalError e) {
-            // a mapped page the file system could not back (a copy-on-write file system with no room left)
-            broken = true;
-            log.error("order sequences file {} not written ({}): messages carry no Jetsink-Sequence until the target is"
-                + " opened again", file.getFileName(), e.toString());
-            return false;
-        }
+        table.putLong(slot(at) + 24, msgIdHash);
+        table.putLong(slot(at) + 16, queueSeq);
+        table.putLong(slot(at) + 8, number);
+        table.putLong(slot(at), h);
+        dirty.mark(slot(at));
+        return true;
     }
 
-    /** Puts the journal's slots into the table (a crash of the machine may have lost them there), then empties it. */
+    /** Puts the journal's slots into the table (a crash may have lost them there), writes the table, empties the journal. */
     private void replay(Path path) throws IOException {
-        journal = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        journal = SequenceJournal.open(path);
         replaying = true;
-        long whole = journal.size() / SLOT * SLOT; // a slot cut short by a crash was never forced: dropped
-        ByteBuffer b = ByteBuffer.allocate(SLOT);
-        for (long at = 0; at < whole; at += SLOT) {
-            b.clear();
-            while (b.hasRemaining() && journal.read(b, at + b.position()) > 0) {
-                // one slot
-            }
-            b.flip();
-            if (b.getLong(16) > last(b.getLong(0)).queueSeq() && !put(0, b.getLong(0), b.getLong(8), b.getLong(16), b.getLong(24))) {
-                throw new IOException("a journal slot could not be put back into the table");
-            }
+        synchronized (lock) {
+            journal.replay((keyHash, number, queueSeq, msgIdHash) -> {
+                if (queueSeq > last(keyHash).queueSeq() && !put(0, keyHash, number, queueSeq, msgIdHash)) {
+                    throw new IOException("a journal slot could not be put back into the table");
+                }
+            });
         }
-        table.force();
         replaying = false;
-        emptyJournal();
+        writeTable();
+        journal.empty();
     }
 
     /** The hash a msg id is kept by ({@link ObjectHashes#msgId}). */
@@ -281,37 +233,85 @@ public final class KeySequences {
 
     /**
      * Makes every write so far durable: appends them to the journal and forces it (before the queue
-     * makes resolutions durable, and when the target stops). Past {@value #JOURNAL_MAX} bytes the
-     * table is forced and the journal emptied.
+     * makes resolutions durable, and when the target stops). Past {@value #JOURNAL_MAX} bytes, or
+     * when the journal could not be written, the table's changed pages are written into its file
+     * and forced, and the journal emptied.
+     * @throws UncheckedIOException when neither the journal nor the table could be made durable
      */
     public synchronized void force() {
+        IOException journalFailed = null;
         try {
-            synchronized (unjournaled) {
-                spill();
+            synchronized (lock) {
+                journal.spill();
             }
-            journal.force(false);
-            synchronized (unjournaled) {
-                if ((journalEnd > JOURNAL_MAX || journalGap) && !broken) {
-                    table.force(); // holds every slot, the journal's too: each was written there first
-                    emptyJournal();
+            journal.force();
+        } catch (IOException e) {
+            journalFailed = e;
+        }
+        synchronized (lock) {
+            if (broken || journal.size() <= journalMax && !journal.gap()) {
+                if (journalFailed != null) {
+                    throw new UncheckedIOException("order sequences journal " + JOURNAL + " not forced", journalFailed);
+                }
+                return;
+            }
+            journal.hold();
+        }
+        boolean written = false;
+        try {
+            writeTable();
+            written = true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("order sequences file " + file + " not written", e);
+        } finally {
+            synchronized (lock) {
+                try {
+                    journal.release(written);
+                } catch (IOException e) {
+                    log.warn("order sequences journal not emptied ({}): the next force tries again", e.toString());
                 }
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("order sequences journal " + file.resolveSibling(JOURNAL) + " not forced", e);
+        }
+        if (journalFailed != null) {
+            log.warn("order sequences journal {} not written ({}): the table itself was forced instead", JOURNAL, journalFailed.toString());
+        }
+    }
+
+    /**
+     * Writes the table's changed pages into its file, in place, a few at a time under {@link #lock}
+     * (a settlement waits for one run at most, and no slot is written half), then forces the file.
+     * A rewrite meanwhile wrote and forced a whole new file: nothing is left to do then.
+     */
+    private void writeTable() throws IOException {
+        FileChannel ch;
+        int mapping;
+        for (int page = 0; ; ) {
+            synchronized (lock) {
+                if (broken) {
+                    throw new IOException("the table is not mapped");
+                }
+                page = dirty.writeNext(table, channel, page, 16);
+                if (page < 0) {
+                    ch = channel;
+                    mapping = generation;
+                    break;
+                }
+            }
+        }
+        try {
+            ch.force(false);
+        } catch (java.nio.channels.ClosedChannelException e) {
+            synchronized (lock) {
+                if (generation == mapping) {
+                    throw e;
+                }
+            }
         }
     }
 
     private boolean load() throws IOException {
-        long size = Files.size(file);
-        ByteBuffer header = ByteBuffer.allocate(16);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (header.hasRemaining() && ch.read(header, header.position()) > 0) {
-                // read the magic and the capacity
-            }
-        }
-        long cap = header.hasRemaining() ? 0 : header.getLong(8);
-        if (header.hasRemaining() || header.getLong(0) != MAGIC || cap < FIRST_CAPACITY || cap > 1 << 25
-            || Long.bitCount(cap) != 1 || size != HEADER + cap * SLOT) {
+        long cap = TableFiles.slotsOf(file, MAGIC);
+        if (cap < FIRST_CAPACITY || cap > 1 << 25) {
             return false;
         }
         attach(file, (int) cap);
@@ -323,36 +323,24 @@ public final class KeySequences {
         return true;
     }
 
-    /** Opens {@code path} for writing and maps it for reading. */
+    /** Opens {@code path}, a table of {@code slots} slots as its file holds it, for writing and maps it. */
     private void attach(Path path, int slots) throws IOException {
         FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            table = ch.map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) slots * SLOT);
+            // copy-on-write: the pages it changes stay the process's own until writeTable copies them into the file
+            table = ch.map(FileChannel.MapMode.PRIVATE, 0, HEADER + (long) slots * SLOT);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
         FileChannel old = channel;
         channel = ch;
+        dirty = new DirtyPages(table.capacity());
         capacity = slots;
         generation++;
         if (old != null) {
             old.close();
         }
-    }
-
-    /** The queue sequence that splits the table's objects into halves, from a sample of ≤ 65 536 at an even stride. */
-    private long newerHalf() {
-        int stride = Math.max(1, capacity / (1 << 16));
-        long[] sample = new long[capacity / stride];
-        int n = 0;
-        for (int i = 0; i < capacity; i += stride) {
-            if (table.getLong(slot(i)) != 0) {
-                sample[n++] = table.getLong(slot(i) + 16);
-            }
-        }
-        java.util.Arrays.sort(sample, 0, n);
-        return n == 0 ? Long.MIN_VALUE : sample[n / 2];
     }
 
     /**
@@ -386,7 +374,9 @@ public final class KeySequences {
             if (kept < count) {
                 log.info("order sequences table full at {} objects: kept the {} settled most recently; an object it forgot"
                     + " starts again at Jetsink-Sequence 1", count, kept);
-                forgetJournal();
+                if (!replaying) {
+                    journal.forget(); // the new table is forced: no forgotten object comes back from the journal
+                }
             }
             count = kept;
             return true;

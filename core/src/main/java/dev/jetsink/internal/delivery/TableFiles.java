@@ -41,6 +41,23 @@ final class TableFiles {
         }
     }
 
+    /**
+     * How many slots the table file at {@code path} has, when it is one: its header has
+     * {@code magic} and a power of two, and its size fits that count; else 0.
+     */
+    static long slotsOf(Path path, long magic) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(16);
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            while (header.hasRemaining() && ch.read(header, header.position()) > 0) {
+                // the magic and the slot count
+            }
+            long slots = header.hasRemaining() ? 0 : header.getLong(8);
+            boolean table = !header.hasRemaining() && header.getLong(0) == magic && slots > 0 && Long.bitCount(slots) == 1
+                && slots <= Integer.MAX_VALUE / SLOT && ch.size() == HEADER + slots * SLOT;
+            return table ? slots : 0;
+        }
+    }
+
     /** Writes all of {@code b} at {@code at}. */
     static void write(FileChannel ch, ByteBuffer b, long at) throws IOException {
         long pos = at;

@@ -119,6 +119,23 @@ final class TableRewrite {
         return byWindow.length;
     }
 
+    /**
+     * The queue sequence that splits the objects of table {@code m} ({@code capacity} slots) into
+     * halves, from a sample of at most 65 536 slots at an even stride; the oldest when it is empty.
+     */
+    static long newerHalf(ByteBuffer m, int capacity) {
+        int stride = Math.max(1, capacity / (1 << 16));
+        long[] sample = new long[capacity / stride];
+        int n = 0;
+        for (int i = 0; i < capacity; i += stride) {
+            if (m.getLong(TableFiles.slot(i)) != 0) {
+                sample[n++] = m.getLong(TableFiles.slot(i) + 16);
+            }
+        }
+        Arrays.sort(sample, 0, n);
+        return n == 0 ? Long.MIN_VALUE : sample[n / 2];
+    }
+
     /** Whether old slot {@code i} holds an object to keep. */
     private boolean kept(int i, long keepFrom, long[] keep) {
         long h = from.getLong(TableFiles.slot(i));

@@ -191,6 +191,7 @@ class KeyOrderTest {
         first.sequence(a1);
         assertThat(first.failed(a1, 4, SEALED)).containsExactly(a2);
         assertThat(a2.keySequence()).isEqualTo(2);
+        first.close(); // forced, as before the queue makes the failed entries' resolutions durable
 
         // restarted before entries 3 and 4 (queued before the failure) were read
         KeyOrder second = KeyOrder.open(dir, 3);

@@ -21,7 +21,8 @@ class KeySequencesTest {
         s.settled(KeySequences.hash("photos/b.jpg"), 1, 11, KeySequences.hash("m-11"));
         assertThat(s.last(KeySequences.hash("photos/a.jpg"))).isEqualTo(new KeySequences.Last(2, 12, KeySequences.hash("m-12")));
 
-        KeySequences again = KeySequences.open(dir); // a restart, without force: the page cache has it
+        s.force(); // as the queue does before it makes their resolutions durable
+        KeySequences again = KeySequences.open(dir);
         assertThat(again.last(KeySequences.hash("photos/a.jpg"))).isEqualTo(new KeySequences.Last(2, 12, KeySequences.hash("m-12")));
         assertThat(again.last(KeySequences.hash("photos/b.jpg"))).isEqualTo(new KeySequences.Last(1, 11, KeySequences.hash("m-11")));
         assertThat(again.last(KeySequences.hash("photos/c.jpg"))).isEqualTo(KeySequences.Last.NONE);
@@ -36,6 +37,7 @@ class KeySequencesTest {
             s.settled(KeySequences.hash("bucket/object-" + i), i + 1, 1000L + i, KeySequences.hash("m-" + i));
         }
         assertThat(Files.size(dir.resolve(KeySequences.FILE))).isGreaterThan(firstSize);
+        s.force();
         KeySequences again = KeySequences.open(dir);
         for (int i = 0; i < objects; i++) {
             assertThat(again.last(KeySequences.hash("bucket/object-" + i))).as("object " + i).isEqualTo(new KeySequences.Last(i + 1, 1000L + i, KeySequences.hash("m-" + i)));
@@ -52,6 +54,7 @@ class KeySequencesTest {
         KeySequences s = KeySequences.open(dir);
         assertThat(s.last(KeySequences.hash("photos/a.jpg"))).isEqualTo(KeySequences.Last.NONE);
         s.settled(KeySequences.hash("photos/a.jpg"), 1, 5, KeySequences.hash("m-5"));
+        s.force();
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files.map(p -> p.getFileName().toString()))
                 .anyMatch(n -> n.startsWith(KeySequences.FILE + ".unreadable-"));
@@ -88,6 +91,7 @@ class KeySequencesTest {
             s.settled(KeySequences.hash("bucket/object-" + i), 7, 1000L + i, KeySequences.hash("m-" + i));
         }
         assertThat(Files.size(dir.resolve(KeySequences.FILE))).as("never grown past its largest").isEqualTo(size);
+        s.force();
         KeySequences again = KeySequences.open(dir, slots);
         int newest = slots * 3 / 10; // a rebuild keeps at least the newer half of 60 %
         for (int i = objects - newest; i < objects; i++) {
@@ -153,6 +157,91 @@ class KeySequencesTest {
         }
         s.settled(placeOfC, c, 3, 60_000, 6);
         assertThat(s.last(c)).isEqualTo(new KeySequences.Last(3, 60_000, 6));
+        s.force();
         assertThat(KeySequences.open(dir).last(c)).isEqualTo(new KeySequences.Last(3, 60_000, 6));
+    }
+
+    @Test
+    void aKilledProcessKeepsWhatItForcedAndNoStoreReachesTheFileUnforced() throws Exception {
+        KeySequences s = KeySequences.open(dir);
+        long a = KeySequences.hash("photos/a.jpg");
+        s.settled(a, 1, 10, KeySequences.hash("m-10"));
+        s.force();
+        byte[] table = Files.readAllBytes(dir.resolve(KeySequences.FILE));
+        s.settled(a, 2, 12, KeySequences.hash("m-12"));
+        assertThat(Files.readAllBytes(dir.resolve(KeySequences.FILE))).as("the mapping is the process's own copy")
+            .isEqualTo(table);
+
+        // killed before the next force: the queue had not made entry 12's resolution durable either, so
+        // entry 12 comes back and is numbered 2 again
+        assertThat(KeySequences.open(dir).last(a)).isEqualTo(new KeySequences.Last(1, 10, KeySequences.hash("m-10")));
+    }
+
+    @Test
+    void pastItsLimitTheJournalIsEmptiedIntoTheTableFileInPlace() throws Exception {
+        KeySequences s = KeySequences.open(dir, KeySequences.MAX_CAPACITY, 4096);
+        for (int i = 0; i < 1000; i++) { // 32 000 bytes of journal
+            s.settled(KeySequences.hash("bucket/object-" + i), 5, 100L + i, i + 1);
+        }
+        s.force();
+        assertThat(Files.size(dir.resolve(KeySequences.JOURNAL))).as("emptied: the table file holds the slots").isZero();
+        s.settled(KeySequences.hash("bucket/object-0"), 6, 2000, 99);
+        s.force();
+        assertThat(Files.size(dir.resolve(KeySequences.JOURNAL))).as("below the limit: kept").isEqualTo(32);
+
+        Files.delete(dir.resolve(KeySequences.JOURNAL)); // what the table file alone holds
+        KeySequences again = KeySequences.open(dir);
+        assertThat(again.last(KeySequences.hash("bucket/object-0")).number()).as("written after the table: only in the journal")
+            .isEqualTo(5);
+        for (int i = 0; i < 1000; i++) {
+            assertThat(again.last(KeySequences.hash("bucket/object-" + i))).as("object " + i)
+                .isEqualTo(new KeySequences.Last(5, 100L + i, i + 1));
+        }
+    }
+
+    @Test
+    void whatEachForceOnAnotherThreadCoveredSurvivesAKillWhileObjectsGoOnSettling() throws Exception {
+        // a journal limit small enough that some forces write the table in place, and the table
+        // grows while they do; settling goes on throughout, as on the dispatcher's thread
+        KeySequences s = KeySequences.open(dir, 1 << 17, 256 << 10);
+        int objects = 60_000;
+        int settles = 3 * objects;
+        java.util.concurrent.atomic.AtomicInteger progress = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger durableUpTo = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger tableWrites = new java.util.concurrent.atomic.AtomicInteger();
+        Thread upkeep = new Thread(() -> {
+            while (progress.get() < settles) {
+                int before = progress.get();
+                long journalBefore = journalSize();
+                s.force(); // the queue would now make the resolutions of the first `before` settles durable
+                durableUpTo.set(before);
+                tableWrites.addAndGet(journalSize() < journalBefore ? 1 : 0);
+            }
+        });
+        upkeep.start();
+        for (int k = 0; k < settles; k++) {
+            int round = k / objects + 1;
+            s.settled(KeySequences.hash("bucket/object-" + k % objects), round, k + 1L, round);
+            progress.incrementAndGet();
+        }
+        upkeep.join();
+        assertThat(tableWrites.get()).as("forces that wrote the table in place and emptied the journal").isGreaterThan(1);
+
+        // killed now, with no force after the last one: each settle before that one's start is kept
+        KeySequences again = KeySequences.open(dir);
+        int covered = durableUpTo.get();
+        for (int i = 0; i < objects; i++) {
+            int lastCovered = covered - 1 - Math.floorMod(covered - 1 - i, objects); // object i's last settle before it
+            long atLeast = lastCovered < 0 ? 0 : lastCovered / objects + 1;
+            assertThat(again.last(KeySequences.hash("bucket/object-" + i)).number()).as("object " + i).isGreaterThanOrEqualTo(atLeast);
+        }
+    }
+
+    private long journalSize() {
+        try {
+            return Files.size(dir.resolve(KeySequences.JOURNAL));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
