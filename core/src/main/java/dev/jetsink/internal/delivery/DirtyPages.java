@@ -30,11 +30,11 @@ final class DirtyPages {
 
     /**
      * Writes the first run of dirty pages at or after page {@code from}, at most {@code max} long,
-     * from {@code table} into {@code file} at the same offset, and marks them clean. A run whose
-     * write fails stays dirty.
+     * from {@code table} into {@code file} at the same offset, marks them clean here and dirty in
+     * {@code written} (until the file is forced). A run whose write fails stays dirty.
      * @return the page after the run, to go on from; -1 when no page from {@code from} on is dirty
      */
-    int writeNext(ByteBuffer table, FileChannel file, int from, int max) throws IOException {
+    int writeNext(ByteBuffer table, FileChannel file, int from, int max, DirtyPages written) throws IOException {
         int first = next(from);
         if (first < 0) {
             return -1;
@@ -47,8 +47,16 @@ final class DirtyPages {
         TableFiles.write(file, table.slice((int) at, (int) Math.min((long) n << PAGE_SHIFT, table.capacity() - at)), at);
         for (int p = first; p < first + n; p++) {
             words[p >>> 6] &= ~(1L << p);
+            written.words[p >>> 6] |= 1L << p;
         }
         return first + n;
+    }
+
+    /** Every page dirty in {@code other} (of the same table) is dirty here too. */
+    void add(DirtyPages other) {
+        for (int w = 0; w < words.length; w++) {
+            words[w] |= other.words[w];
+        }
     }
 
     /** The first dirty page at or after {@code from}; -1 when none. */

@@ -114,7 +114,10 @@ final class KeyOrder {
         try {
             sequences = KeySequences.open(dir);
             sequences.keepInHand(this::inHand);
-            beforeResolutionsForced.accept(this::close); // a durable resolution implies a durable number
+            // a durable resolution implies a durable number: when the numbers cannot be made durable, the
+            // hook fails and the queue keeps the resolutions back until they can
+            KeySequences forced = sequences;
+            beforeResolutionsForced.accept(forced::force);
         } catch (RuntimeException e) {
             log.error("order sequences file in {} not usable ({}): messages carry no Jetsink-Sequence until the target"
                 + " is opened again", dir, e.toString());

@@ -176,8 +176,9 @@ public final class KeySequences {
     /** {@link #settled(long, long, long, long)} at the {@code place} found for it. */
     void settled(long place, long keyHash, long number, long queueSeq, long msgIdHash) {
         synchronized (lock) {
-            // broken (the table no longer written): the journal alone keeps the number, for the next open
-            if (broken || put(place, keyHash, number, queueSeq, msgIdHash)) {
+            boolean put = !broken && put(place, keyHash, number, queueSeq, msgIdHash);
+            // broken (the table no longer written, perhaps by this put's rewrite): the journal alone keeps the number
+            if (put || broken) {
                 journal.add(keyHash, number, queueSeq, msgIdHash);
             }
         }
@@ -250,8 +251,9 @@ public final class KeySequences {
         }
         synchronized (lock) {
             if (broken || journal.size() <= journalMax && !journal.gap()) {
-                if (journalFailed != null) {
-                    throw new UncheckedIOException("order sequences journal " + JOURNAL + " not forced", journalFailed);
+                if (journalFailed != null || broken && journal.gap()) {
+                    throw new UncheckedIOException("order sequences journal " + JOURNAL + " not forced",
+                        journalFailed != null ? journalFailed : new IOException("a journal write failed and the table is not mapped"));
                 }
                 return;
             }
@@ -285,12 +287,16 @@ public final class KeySequences {
     private void writeTable() throws IOException {
         FileChannel ch;
         int mapping;
+        DirtyPages written;
+        synchronized (lock) {
+            written = new DirtyPages(table.capacity());
+        }
         for (int page = 0; ; ) {
             synchronized (lock) {
                 if (broken) {
                     throw new IOException("the table is not mapped");
                 }
-                page = dirty.writeNext(table, channel, page, 16);
+                page = dirty.writeNext(table, channel, page, 16, written);
                 if (page < 0) {
                     ch = channel;
                     mapping = generation;
@@ -300,9 +306,11 @@ public final class KeySequences {
         }
         try {
             ch.force(false);
-        } catch (java.nio.channels.ClosedChannelException e) {
+        } catch (IOException e) {
             synchronized (lock) {
                 if (generation == mapping) {
+                    // Linux marks pages whose writeback failed clean: write them again next time
+                    dirty.add(written);
                     throw e;
                 }
             }

@@ -28,6 +28,7 @@ final class SegmentMaintenance {
     /** Upkeep runs every 50 ms: an unwritable directory must not write an ERROR line each time. */
     private final dev.jetsink.internal.time.LogThrottle sidecarFailures;
     private final dev.jetsink.internal.time.LogThrottle markFailures;
+    private final dev.jetsink.internal.time.LogThrottle hookFailures;
 
     SegmentMaintenance(SegmentedQueue queue, SegmentFiles files, QueueOptions options) {
         this.queue = queue;
@@ -35,6 +36,7 @@ final class SegmentMaintenance {
         this.options = options;
         this.sidecarFailures = new dev.jetsink.internal.time.LogThrottle(options.clock(), dev.jetsink.internal.time.LogThrottle.TEN_SECONDS);
         this.markFailures = new dev.jetsink.internal.time.LogThrottle(options.clock(), dev.jetsink.internal.time.LogThrottle.TEN_SECONDS);
+        this.hookFailures = new dev.jetsink.internal.time.LogThrottle(options.clock(), dev.jetsink.internal.time.LogThrottle.TEN_SECONDS);
     }
 
     synchronized void run() {
@@ -74,7 +76,12 @@ final class SegmentMaintenance {
         if (dirty.isEmpty()) {
             return;
         }
-        runBeforeForce();
+        if (!runBeforeForce()) {
+            synchronized (queue) {
+                dirty.forEach(s -> s.ackDirty = true);
+            }
+            return;
+        }
         for (int i = 0; i < dirty.size(); i++) {
             Segment s = dirty.get(i);
             byte[] bits = taken.get(i);
@@ -100,12 +107,24 @@ final class SegmentMaintenance {
         }
     }
 
-    /** The hook, before resolutions become durable by a sidecar, a deletion or a compaction. */
-    private void runBeforeForce() {
+    /**
+     * The hook, before resolutions become durable by a sidecar, a deletion or a compaction; false
+     * when it failed: the resolutions then stay as they are (in memory) and upkeep tries again,
+     * since what the hook makes durable must be on disk before them (an ordered target's numbers).
+     */
+    private boolean runBeforeForce() {
         try {
             beforeForce.run();
+            return true;
         } catch (RuntimeException e) {
-            LOG.error("queue {}: the step before forcing resolutions failed; they are forced anyway", queue.directory(), e);
+            queue.counters().upkeepWriteFailed();
+            long held = hookFailures.admit();
+            if (held >= 0) {
+                LOG.error("queue {}: the step before forcing resolutions failed; they are not forced until it succeeds, so"
+                    + " a crash meanwhile re-delivers those entries (same failure {} more time(s) in the last {} s)",
+                    queue.directory(), held, dev.jetsink.internal.time.LogThrottle.TEN_SECONDS.toSeconds(), e);
+            }
+            return false;
         }
     }
 
@@ -127,8 +146,14 @@ final class SegmentMaintenance {
                 }
             }
         }
-        if (!doomed.isEmpty()) {
-            runBeforeForce();
+        if (!doomed.isEmpty() && !runBeforeForce()) {
+            synchronized (queue) {
+                for (Segment s : doomed) {
+                    s.busy = false;
+                    queue.add(s);
+                }
+            }
+            return;
         }
         if (!doomed.isEmpty() && doomed.get(doomed.size() - 1).firstSeq == newest) {
             // deleting the newest segment (after a failed write): its sequences must stay used
@@ -201,7 +226,9 @@ final class SegmentMaintenance {
      */
     void compact(Segment s) throws IOException {
         List<long[]> live = queue.liveIn(s);
-        runBeforeForce(); // the records left out are resolutions made durable
+        if (!runBeforeForce()) { // the records left out are resolutions made durable
+            throw new IOException("the step before forcing resolutions failed");
+        }
         Path tmp = s.log.resolveSibling(s.log.getFileName() + SegmentFiles.TMP_SUFFIX);
         int[] newOffsets = new int[live.size()];
         long pos = RecordCodec.SEGMENT_HEADER_BYTES;

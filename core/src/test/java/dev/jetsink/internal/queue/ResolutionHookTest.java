@@ -61,4 +61,36 @@ class ResolutionHookTest {
             assertThat(segmentThere).isNotEmpty().allMatch(Boolean::booleanValue);
         }
     }
+
+    @Test
+    void whileTheHookFailsNoResolutionReachesTheDiskAndOnceItSucceedsTheyAllDo() throws Exception {
+        try (SegmentedQueue q = SegmentedQueue.open(dir, QueueFixtures.small(4))) {
+            List<QueuedEntry> written = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                written.add(append(q, "event-" + i)); // the fifth seals the first segment
+            }
+            Path first = logs(dir).get(0);
+            Path second = logs(dir).get(1);
+            Path secondAck = second.resolveSibling(second.getFileName().toString().replace(".log", ".ack"));
+            byte[] secondBefore = Files.readAllBytes(secondAck);
+            java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean(true);
+            q.beforeResolutionsForced(() -> {
+                if (failing.get()) {
+                    failures.incrementAndGet();
+                    throw new java.io.UncheckedIOException(new java.io.IOException("numbers not durable"));
+                }
+            });
+            for (int i = 0; i < 5; i++) {
+                q.resolve(written.get(i).seq());
+            }
+            await().atMost(10, TimeUnit.SECONDS).until(() -> failures.get() >= 3); // upkeep has tried several times
+            assertThat(first).as("a resolved segment is not deleted").exists();
+            assertThat(Files.readAllBytes(secondAck)).as("a resolution is not written").isEqualTo(secondBefore);
+
+            failing.set(false);
+            await().atMost(10, TimeUnit.SECONDS).until(() -> !Files.exists(first)
+                && !java.util.Arrays.equals(Files.readAllBytes(secondAck), secondBefore));
+        }
+    }
 }
