@@ -1,6 +1,5 @@
 package dev.jetsink.internal.delivery;
 
-import static dev.jetsink.internal.delivery.TableFiles.find;
 import static dev.jetsink.internal.delivery.TableFiles.slot;
 
 import java.io.IOException;
@@ -52,6 +51,8 @@ public final class KeySequences {
     private static final int HEADER = TableFiles.HEADER;
     private static final int SLOT = TableFiles.SLOT;
     private static final int FIRST_CAPACITY = 1 << 16;
+    /** In a {@link #place}: its slot held the object when found. */
+    private static final int OWN = 1 << 30;
     /** Largest table (64 MiB of slots): about 1.25 million objects at the fill it grows at. */
     static final int MAX_CAPACITY = 1 << 21;
 
@@ -70,7 +71,8 @@ public final class KeySequences {
     private int capacity;
     /** Counts the mappings: a {@link #place} is good while the table it was found in is mapped. */
     private int generation;
-    private int count;
+    /** Which slots hold an object; made anew with each mapping. */
+    private TakenSlots taken;
     private volatile boolean broken;
     /** Guards the table's writes, its pages' bits, its file and the journal. */
     private final Object lock = new Object();
@@ -142,30 +144,28 @@ public final class KeySequences {
      * the dispatcher's thread would otherwise probe the table twice per event. 0 is no place.
      */
     long place(long keyHash) {
-        return (long) generation << 32 | find(table, capacity, keyHash);
+        int at = taken.find(table, keyHash);
+        return (long) generation << 32 | (taken.taken(at) ? OWN : 0) | at;
     }
 
     /** {@link #last(long)} at the {@code place} found for it. */
     Last last(long place, long keyHash) {
         int at = slotAt(place, keyHash);
-        return table.getLong(slot(at)) == keyHash
+        return taken.taken(at)
             ? new Last(table.getLong(slot(at) + 8), table.getLong(slot(at) + 16), table.getLong(slot(at) + 24)) : Last.NONE;
     }
 
     /**
-     * The slot of {@code place} when it is still {@code keyHash}'s: found in this mapping, and it
-     * holds the object or is still free (between rewrites a slot is only ever taken, so a free one
-     * still ends the object's probe). Else found again.
+     * The slot of {@code place} when it is still {@code keyHash}'s, read from the bits, not the
+     * table: found in this mapping, and it held the object then (between rewrites a slot never
+     * changes object) or is still free (then it still ends the object's probe). Else found again.
      */
     private int slotAt(long place, long keyHash) {
-        int at = (int) place;
-        if ((int) (place >>> 32) == generation && at < capacity) {
-            long there = table.getLong(slot(at));
-            if (there == keyHash || there == 0) {
-                return at;
-            }
+        int at = (int) place & (OWN - 1);
+        if ((int) (place >>> 32) == generation && at < capacity && ((place & OWN) != 0 || !taken.taken(at))) {
+            return at;
         }
-        return find(table, capacity, keyHash);
+        return taken.find(table, keyHash);
     }
 
     /** The object {@code keyHash}'s event at {@code queueSeq} (msg id hash {@code msgIdHash}) settled with {@code number}. */
@@ -187,16 +187,16 @@ public final class KeySequences {
     /** Writes object {@code h}'s slot into the table; false when there is no room. The caller holds {@link #lock}. */
     private boolean put(long place, long h, long number, long queueSeq, long msgIdHash) {
         int at = slotAt(place, h);
-        if (table.getLong(slot(at)) != h) {
-            if ((count + 1L) * 10 > capacity * 6L) {
+        if (!taken.taken(at)) {
+            if ((taken.count() + 1L) * 10 > capacity * 6L) {
                 boolean rebuilt = capacity < maxCapacity ? rebuild(capacity * 2, Long.MIN_VALUE)
                     : rebuild(capacity, TableRewrite.newerHalf(table, capacity));
                 if (!rebuilt) {
                     return false; // logged: the object's number is not kept
                 }
-                at = find(table, capacity, h);
+                at = taken.find(table, h);
             }
-            count++;
+            taken.take(at);
         }
         table.putLong(slot(at) + 24, msgIdHash);
         table.putLong(slot(at) + 16, queueSeq);
@@ -323,11 +323,6 @@ public final class KeySequences {
             return false;
         }
         attach(file, (int) cap);
-        int n = 0;
-        for (int i = 0; i < capacity; i++) {
-            n += table.getLong(slot(i)) != 0 ? 1 : 0;
-        }
-        count = n;
         return true;
     }
 
@@ -344,6 +339,7 @@ public final class KeySequences {
         FileChannel old = channel;
         channel = ch;
         dirty = new DirtyPages(table.capacity());
+        taken = TakenSlots.of(table, slots);
         capacity = slots;
         generation++;
         if (old != null) {
@@ -362,6 +358,7 @@ public final class KeySequences {
             long[] keep = keepFrom == Long.MIN_VALUE ? new long[0] : inHand.get();
             java.util.Arrays.sort(keep);
             int kept = TableRewrite.write(next, MAGIC, table, capacity, slots, keepFrom, keep);
+            int count = taken.count();
             Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             try {
                 TableFiles.forceDirectory(file.getParent());
@@ -386,7 +383,6 @@ public final class KeySequences {
                     journal.forget(); // the new table is forced: no forgotten object comes back from the journal
                 }
             }
-            count = kept;
             return true;
         } catch (IOException | RuntimeException e) {
             // before the rename: the table in use is the old one, whole
