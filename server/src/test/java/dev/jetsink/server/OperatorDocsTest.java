@@ -50,6 +50,7 @@ class OperatorDocsTest {
         "NATS connection failed at init, events queue until it connects target=",
         "retry budget exhausted, entry stays queued and retries target=",
         "the step before forcing resolutions failed; they are not forced until it succeeds",
+        "order sequences table could not be rewritten",
         "delivery paused, probing with one entry target=",
         "delivery resumed target=",
         "JetStream stream verdict reset target=",

@@ -41,4 +41,33 @@ class OrderSequencesFullDiskTest {
             }
         }
     }
+
+    @Test
+    void aTableThatCannotGrowOnAFullDiskGoesOnInTheSizeItHasAndGrowsOnceThereIsRoom() throws Exception {
+        try (Tmpfs disk = Tmpfs.mount("8m")) { // room for the table's 2 MiB and, once freed, the 4 MiB it grows to
+            KeySequences s = KeySequences.open(disk.dir); // 65 536 slots: it grows past 39 321 objects
+            java.nio.file.Path ballast = disk.fill("ballast");
+            int kept = 57_344; // 7/8 of the slots
+            for (int i = 0; i < kept; i++) {
+                s.settled(KeySequences.hash("bucket/object-" + i), 1, i + 1, KeySequences.hash("m-" + i));
+            }
+            assertThat(s.usable()).isTrue();
+            long past = KeySequences.hash("bucket/past-seven-eighths");
+            s.settled(past, 1, kept + 1, KeySequences.hash("m-past"));
+            assertThat(s.last(past).number()).as("past 7/8 of a table that could not grow, a number is not kept").isZero();
+            s.force();
+            KeySequences again = KeySequences.open(disk.dir); // as after a kill: only what the files hold
+            for (int i = 0; i < kept; i++) {
+                assertThat(again.last(KeySequences.hash("bucket/object-" + i)).number()).as("object " + i).isEqualTo(1);
+            }
+
+            java.nio.file.Files.delete(ballast);
+            // a failed growth is tried again after 1 024 new objects (a sixty-fourth of the table)
+            for (int i = 0; i < 2_000; i++) {
+                again.settled(KeySequences.hash("bucket/later-" + i), 1, kept + 10 + i, KeySequences.hash("l-" + i));
+            }
+            assertThat(again.last(KeySequences.hash("bucket/later-1999")).number()).as("grown: numbers kept again").isEqualTo(1);
+            assertThat(again.last(KeySequences.hash("bucket/object-0")).number()).isEqualTo(1);
+        }
+    }
 }

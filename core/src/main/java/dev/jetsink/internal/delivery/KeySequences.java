@@ -78,6 +78,8 @@ public final class KeySequences {
     private final Object lock = new Object();
     /** The table's pages changed since they were last written to its file. */
     private DirtyPages dirty;
+    /** After a rewrite failed: how many new objects come before the next is tried. */
+    private int rewriteWait;
     private SequenceJournal journal;
     private boolean replaying;
 
@@ -138,11 +140,7 @@ public final class KeySequences {
         return last(place(keyHash), keyHash);
     }
 
-    /**
-     * Where object {@code keyHash}'s slot is, or the free slot it would take, found once for the
-     * reads and the write of one event ({@link #last(long, long)}, {@link #settled(long, long, long, long, long)}):
-     * the dispatcher's thread would otherwise probe the table twice per event. 0 is no place.
-     */
+    /** Object {@code keyHash}'s slot, or the free one it would take, found once for an event's read and write; 0 is none. */
     long place(long keyHash) {
         int at = taken.find(table, keyHash);
         return (long) generation << 32 | (taken.taken(at) ? OWN : 0) | at;
@@ -188,13 +186,19 @@ public final class KeySequences {
     private boolean put(long place, long h, long number, long queueSeq, long msgIdHash) {
         int at = slotAt(place, h);
         if (!taken.taken(at)) {
-            if ((taken.count() + 1L) * 10 > capacity * 6L) {
+            int count = taken.count();
+            if ((count + 1L) * 10 > capacity * 6L && --rewriteWait < 0) {
                 boolean rebuilt = capacity < maxCapacity ? rebuild(capacity * 2, Long.MIN_VALUE)
                     : rebuild(capacity, TableRewrite.newerHalf(table, capacity));
-                if (!rebuilt) {
-                    return false; // logged: the object's number is not kept
+                if (broken) {
+                    return false;
                 }
+                // not rewritten (logged; a full disk): it goes on in this table, trying again now and then
+                rewriteWait = rebuilt ? 0 : capacity / 64;
                 at = taken.find(table, h);
+            }
+            if ((count + 1L) * 8 > capacity * 7L) {
+                return false; // the table could not grow and is 7/8 full: the object's number is not kept
             }
             taken.take(at);
         }
@@ -386,7 +390,8 @@ public final class KeySequences {
             return true;
         } catch (IOException | RuntimeException e) {
             // before the rename: the table in use is the old one, whole
-            log.error("order sequences table could not be rewritten with {} slots: {}", slots, e.toString());
+            log.error("order sequences table could not be rewritten with {} slots ({}): objects go on into the {} slots it"
+                + " has until 7/8 are taken, and the rewrite is tried again meanwhile", slots, e.toString(), capacity);
             return false;
         }
     }
