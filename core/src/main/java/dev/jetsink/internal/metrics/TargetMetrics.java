@@ -2,6 +2,7 @@ package dev.jetsink.internal.metrics;
 
 import dev.jetsink.internal.config.TargetKind;
 import dev.jetsink.internal.failed.FailedEventStore;
+import dev.jetsink.internal.publish.SubjectRefusals;
 import dev.jetsink.internal.queue.QueueStore;
 import dev.jetsink.internal.targets.NatsTarget;
 import dev.jetsink.internal.targets.TargetCounters;
@@ -84,6 +85,12 @@ public final class TargetMetrics implements LifecycleListener {
         if (target.config().order() == dev.jetsink.OrderMode.KEY) {
             meters.add(Gauge.builder("jetsink_order_held_entries", target, NatsTarget::heldForOrder).tags(own)
                 .description("entries waiting behind an earlier event of their object (ORDER=key)").register(registry));
+            for (SubjectRefusals.Last last : SubjectRefusals.Last.values()) {
+                meters.add(FunctionCounter.builder("jetsink_order_subject_refusals", target.counters().subjectRefusals(),
+                        r -> r.count(last)).tags(own.and("last", last.label()))
+                    .description("publishes the stream refused as not right after their object's last message, by what"
+                        + " that message was: the event's own copy, another message, or unread").register(registry));
+            }
         }
         meters.addAll(capacity(target, own));
         target.failedStore().ifPresent(store -> meters.addAll(failedStore(store, own)));

@@ -42,6 +42,7 @@ public final class JetStreamPublisher implements Publisher {
     private final StoredCopies copies;
     /** Null unless the target is ordered and its subjects can name objects. */
     private final ObjectSubjects objects;
+    private final SubjectRefusals refusals;
     private Connection contextOf;
     private JetStream context;
 
@@ -50,7 +51,7 @@ public final class JetStreamPublisher implements Publisher {
     private final String target;
 
     public JetStreamPublisher(TargetConnection link, StreamCheck check, OutcomeClassifier classifier, EntrySubjects subjects,
-                       PayloadFormat format, Tracing tracing, String target, boolean ordered) {
+                       PayloadFormat format, Tracing tracing, String target, boolean ordered, SubjectRefusals refusals) {
         this.format = format;
         this.tracing = tracing;
         this.target = target;
@@ -61,6 +62,7 @@ public final class JetStreamPublisher implements Publisher {
         this.stream = check.stream();
         this.copies = new StoredCopies(check.api().options().getPrefix(), stream, target);
         this.objects = ObjectSubjects.of(ordered, subjects).orElse(null);
+        this.refusals = refusals;
     }
 
     @Override
@@ -168,12 +170,15 @@ public final class JetStreamPublisher implements Publisher {
                 long last;
                 if (failed == null) {
                     objects.seen(to, copy.streamSeq(), true);
-                    if (e.msgId().equals(copy.msgId())) {
+                    boolean own = e.msgId().equals(copy.msgId());
+                    refusals.add(own ? SubjectRefusals.Last.OWN_COPY : SubjectRefusals.Last.ANOTHER);
+                    if (own) {
                         out.complete(new Delivered(true, stream, copy.streamSeq(), keySequence > 0 ? copy.number() : Delivered.UNKNOWN));
                         return;
                     }
                     last = copy.streamSeq();
                 } else {
+                    refusals.add(SubjectRefusals.Last.UNREAD);
                     last = lastNamedIn(refused);
                     log.warn("target=\"{}\" subject={} the stream refused a publish for its {} and the subject's last"
                         + " message could not be read ({}): sent again after seq {} unchecked; the target's user must be"

@@ -1,5 +1,6 @@
 package dev.jetsink.internal.targets;
 
+import dev.jetsink.internal.publish.SubjectRefusals;
 import dev.jetsink.internal.queue.QueuedEntry;
 import dev.jetsink.lifecycle.LifecycleEvent;
 import dev.jetsink.lifecycle.LifecycleListener;
@@ -27,6 +28,7 @@ public final class TargetCounters implements LifecycleListener {
     private final AtomicLong replayed = new AtomicLong();
     private final AtomicLong resolved = new AtomicLong();
     private final AtomicLong duplicateAcks = new AtomicLong();
+    private final SubjectRefusals subjectRefusals = new SubjectRefusals();
     private volatile long lastAckMs;
     private volatile long lastWriteFailureMs;
     private volatile Optional<LastError> lastError = Optional.empty();
@@ -119,6 +121,11 @@ public final class TargetCounters implements LifecycleListener {
     /** Entries acknowledged by the server since start (duplicates included): events out. */
     public long resolvedCount() {
         return resolved.get();
+    }
+
+    /** How refusals of an ordered target's expected subject sequence were answered (JetStream, subject per object). */
+    public SubjectRefusals subjectRefusals() {
+        return subjectRefusals;
     }
 
     /** Acks saying the stream already held the msg id, since start. */

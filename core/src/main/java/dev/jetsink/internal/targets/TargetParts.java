@@ -67,7 +67,7 @@ record TargetParts(TargetCounters counters, Verdict verdict, TargetConnection li
         OutcomeHandling outcomes = new OutcomeHandling(ctx);
         Optional<Publisher> publisher = queue.map(q -> check.isPresent()
             ? new JetStreamPublisher(link, check.get(), classifier, subjects, config.format(), runtime.tracing(), target,
-                config.order() == dev.jetsink.OrderMode.KEY)
+                config.order() == dev.jetsink.OrderMode.KEY, counters.subjectRefusals())
             : new CorePublisher(link, subjects, config.format(), runtime.tracing(), target));
         Optional<Dispatcher> dispatcher = publisher.map(p -> new Dispatcher(ctx, p, outcomes));
         hooks.attach(outcomes, publisher, dispatcher);

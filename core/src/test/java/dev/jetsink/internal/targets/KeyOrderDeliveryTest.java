@@ -319,6 +319,7 @@ class KeyOrderDeliveryTest {
                 assertThat(stored).extracting(StoredMessage::subject).containsExactly("obj.photos.z", "obj.photos.a", "obj.photos.a");
                 assertThat(h.events.all(LifecycleEvent.EntryResolved.class)).filteredOn(LifecycleEvent.EntryResolved::duplicate)
                     .singleElement().satisfies(r -> assertThat(r.streamSeq()).isEqualTo(2));
+                assertThat(refusals(t)).as("the refusal found the event's own copy").containsExactly(1L, 0L, 0L);
             } else {
                 assertThat(perObject(stored)).as("a subject of many objects has no guard: past the window, stored twice")
                     .containsEntry("a", List.of(0, 0, 1));
@@ -349,6 +350,44 @@ class KeyOrderDeliveryTest {
                 .containsEntry("c", List.of(4));
             assertThat(h.events.all(LifecycleEvent.AttemptFailed.class)).as("a refusal is answered within the attempt").isEmpty();
             assertThat(h.events.all(LifecycleEvent.EntryResolved.class)).noneMatch(LifecycleEvent.EntryResolved::duplicate);
+            assertThat(refusals(second)).as("a and b refused once each, after another message").containsExactly(0L, 2L, 0L);
         }
+    }
+
+    @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException
+    @Test
+    void aRefusalWhoseLastMessageCannotBeReadIsSentAfterTheSequenceItNamesAndSaysWhy() throws Exception {
+        String auth = """
+            authorization {
+              users = [
+                {user: admin, password: adminpw}
+                {user: a, password: b, permissions: {publish: {deny: ["$JS.API.STREAM.MSG.GET.>"]}}}
+              ]
+            }
+            """;
+        try (TargetHarness h = new TargetHarness(NatsServer.builder().config(auth).build().start());
+             Connection admin = Nats.connect(new Options.Builder().server(h.server.url()).userInfo("admin", "adminpw").build());
+             CapturedLog log = new CapturedLog()) {
+            Streams.create(admin, StreamSpec.of(TargetHarness.STREAM, "obj.>").duplicateWindow(Duration.ofSeconds(274)).build());
+            admin.publish("obj.photos.a", "{\"Key\":\"photos/a\",\"n\":99}".getBytes(StandardCharsets.UTF_8));
+            admin.flush(Duration.ofSeconds(5));
+            Map<String, String> env = env(h, "key", OBJECT_SUBJECT);
+            env.put(TargetKind.NOTIFY.envPrefix() + "USERNAME", "a");
+            env.put(TargetKind.NOTIFY.envPrefix() + "PASSWORD", "b");
+            NatsTarget t = h.start(TargetHarness.config(env)); // knows no subject's last message
+            TargetSends.send(t, event("a", 0)).join();
+            h.awaitDrained(t, TargetHarness.AWAIT);
+            assertThat(perObject(Streams.readAll(admin, TargetHarness.STREAM))).containsEntry("a", List.of(99, 0));
+            assertThat(h.events.all(LifecycleEvent.AttemptFailed.class)).as("answered within the attempt").isEmpty();
+            assertThat(refusals(t)).containsExactly(0L, 0L, 1L);
+            assertThat(log.lines(Level.WARN, "the subject's last message could not be read")).singleElement()
+                .satisfies(line -> assertThat(line).contains("$JS.API.STREAM.MSG.GET." + TargetHarness.STREAM));
+        }
+    }
+
+    /** The target's answered refusals: own copy, another message, unread. */
+    private static List<Long> refusals(NatsTarget t) {
+        return java.util.Arrays.stream(dev.jetsink.internal.publish.SubjectRefusals.Last.values())
+            .map(last -> t.counters().subjectRefusals().count(last)).toList();
     }
 }
