@@ -191,6 +191,8 @@ public final class BenchReport {
         row(md, "jetsink ÷ file-per-event peer", drain.path("ratio_vs_baseline"), null, "", 1);
         row(md, "jetsink `ORDER=key`, one event per object, events/s", drain.path("ordered_eps"), null, "", 0);
         row(md, "`ORDER=key` ÷ default", drain.path("ratio_ordered_vs_default"), null, "≥ 0.9", 2);
+        row(md, "jetsink's CPU per event draining, default (µs)", drain.path("default_cpu_us_per_event"), null, "", 1);
+        row(md, "jetsink's CPU per event draining, `ORDER=key` (µs)", drain.path("ordered_cpu_us_per_event"), null, "", 1);
         row(md, "`ORDER=key`, " + String.format(Locale.ROOT, "%,d", drain.path("hot_key_events").asInt())
             + " events of one object, events/s", drain.path("hot_key_eps"), null, "", 0);
     }

@@ -43,8 +43,9 @@ import org.slf4j.LoggerFactory;
  * a backlog of one hot object. Real time throughout; prints events/s and ratios and writes them as JSON.
  *
  * <p>Usage: {@code DrainBench --out PATH [--events N] [--baseline-events M] [--rounds R]
- * [--kind notify|audit] [--notify-concurrency C] [--min-round-seconds S] [--hot-key-events H]} (defaults
- * 180 000 — a one-hour outage at 50 events/s, the sizing example of OPERATIONS.md section 5 — N, 3,
+ * [--kind notify|audit] [--notify-concurrency C] [--min-round-seconds S] [--hot-key-events H]
+ * [--order-only yes]} (defaults
+ * 180 000 — a one-hour outage at 50 events/s, the sizing example of OPERATIONS.md section 5 — N, 4,
  * notify, 20, 15, min(N, 30 000)). The ordered rounds (e) hold as many events as (a), (f) H. The rounds of jetsink (default window) and raw hold at least N events, and more when raw
  * publish would otherwise finish in under S seconds at its warm-up rate. Jetsink (both
  * windows) and raw run interleaved R times and their medians are compared; the baseline peer drains
@@ -66,6 +67,13 @@ public final class DrainBench {
     private final Path work;
     private final TargetKind kind;
     private final int notifyConcurrency;
+    /**
+     * The CPU this process spent per event in the last jetsink drain (the bench's own threads are
+     * idle then: it is the target's), in µs; the broker's is not in it.
+     */
+    private double lastCpuMicros;
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+        (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
 
     private DrainBench(BenchBroker server, Connection admin, Path work, TargetKind kind, int notifyConcurrency) {
         this.server = server;
@@ -81,7 +89,7 @@ public final class DrainBench {
         Path out = Path.of(Optional.ofNullable(opts.get("out")).orElseThrow(
             () -> new IllegalArgumentException("usage: DrainBench --out PATH [--events N] [--baseline-events M] [--rounds R]")));
         int n = Integer.parseInt(opts.getOrDefault("events", "180000"));
-        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
+        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "4"));
         int baselineN = Integer.parseInt(opts.getOrDefault("baseline-events", Integer.toString(n)));
         int minRoundSeconds = Integer.parseInt(opts.getOrDefault("min-round-seconds", "15"));
         // one object's events go one at a time (an ack's round trip each), as window 1 does
@@ -104,6 +112,11 @@ public final class DrainBench {
             for (int w = 0; w < 3; w++) {
                 bench.jetsink(Math.min(n, 50_000), 1024, "warm-up jetsink");
             }
+            // The ordered path's own code (chains, table, journal) needs its warm-up too: without it the
+            // first ordered round also paid its JIT (measured: C2 threads 2.3 against 0.8 µs per event).
+            for (int w = 0; w < 3; w++) {
+                bench.jetsink(Math.min(n, 50_000), 1024, OrderMode.KEY, new DrainBacklog(bench.kind, 0), "warm-up jetsink ORDER=key");
+            }
             if (r1) {
                 bench.jetsink(Math.min(n, 5_000), 1, "warm-up jetsink window 1");
             }
@@ -115,7 +128,7 @@ public final class DrainBench {
             int measured = (int) Math.min(Integer.MAX_VALUE, Math.max(n, (long) Math.ceil(1.5 * warmRaw * minRoundSeconds)));
             System.out.printf("measured rounds: %d events each (raw warm-up %.0f events/s, rounds of at least %d s)%n",
                 measured, warmRaw, minRoundSeconds);
-            // The host is shared and noisy: the three fast variants run interleaved, rounds times,
+            // The host is shared and noisy: the fast variants run interleaved, rounds times,
             // and the medians are compared, so a burst of outside load hits them alike.
             List<Double> jetsinkRuns = new ArrayList<>();
             List<Double> window1Runs = new ArrayList<>();
@@ -123,18 +136,31 @@ public final class DrainBench {
             List<Double> orderedRuns = new ArrayList<>();
             List<Double> hotRuns = new ArrayList<>();
             List<Double> pressure = new ArrayList<>();
+            if (opts.containsKey("order-only")) {
+                orderOnly(bench, measured, rounds);
+                return;
+            }
+            List<Double> defaultCpu = new ArrayList<>();
+            List<Double> orderedCpu = new ArrayList<>();
             for (int r = 1; r <= rounds; r++) {
                 CpuPressure start = CpuPressure.sample();
+                // which goes first alternates: a round drains faster or slower after a large one (the
+                // broker removes the purged stream's files meanwhile); an A/A run of the default in both
+                // places measured 0.95 (0.77-1.06)
+                boolean orderedFirst = r % 2 == 0;
+                if (orderedFirst) {
+                    bench.ordered(r, measured, hotEvents, orderedRuns, orderedCpu, hotRuns);
+                }
                 jetsinkRuns.add(bench.jetsink(measured, 1024, "jetsink publish_window=1024 (round " + r + ")"));
+                defaultCpu.add(bench.lastCpuMicros);
                 if (r1) {
                     // window 1 and the baseline peer are R1 comparisons; R3 measures what replication costs
                     window1Runs.add(bench.jetsink(n, 1, "jetsink publish_window=1 (round " + r + ")"));
                 }
                 rawRuns.add(bench.raw(measured, "raw jnats publishAsync window=1024 (round " + r + ")"));
-                orderedRuns.add(bench.jetsink(measured, 1024, OrderMode.KEY, new DrainBacklog(bench.kind, 0),
-                    "jetsink ORDER=key, one event per object (round " + r + ")"));
-                hotRuns.add(bench.jetsink(hotEvents, 1024, OrderMode.KEY, new DrainBacklog(bench.kind, 1),
-                    "jetsink ORDER=key, every event one object (round " + r + ")"));
+                if (!orderedFirst) {
+                    bench.ordered(r, measured, hotEvents, orderedRuns, orderedCpu, hotRuns);
+                }
                 pressure.add(CpuPressure.sample().percentSince(start).orElse(-1));
             }
             double baseline = r1 ? bench.baseline(baselineN) : Double.NaN;
@@ -159,6 +185,8 @@ public final class DrainBench {
             }
             drain.put("ordered_eps", Spread.of(orderedRuns, 0));
             drain.put("ratio_ordered_vs_default", Spread.of(orderedVsDefault, 2));
+            drain.put("default_cpu_us_per_event", Spread.of(defaultCpu, 1));
+            drain.put("ordered_cpu_us_per_event", Spread.of(orderedCpu, 1));
             drain.put("hot_key_eps", Spread.of(hotRuns, 0));
             drain.put("ratio_hot_key_vs_default", Spread.of(hotVsDefault, 3));
             drain.put("hot_key_events", hotEvents);
@@ -176,8 +204,9 @@ public final class DrainBench {
                 + " paired rounds, range in brackets); cpu pressure %s %%%n", rounds, jetsink, raw, Spread.text(vsRaw, "%.2f"),
                 Spread.text(pressure, "%.0f"));
             System.out.printf("ORDER=key: one event per object %.0f events/s (%sx of default), every event one object %.0f"
-                + " events/s (%sx)%n", median(orderedRuns), Spread.text(orderedVsDefault, "%.2f"), median(hotRuns),
-                Spread.text(hotVsDefault, "%.3f"));
+                + " events/s (%sx); CPU per event (jetsink's process while draining) %s against %s us%n", median(orderedRuns),
+                Spread.text(orderedVsDefault, "%.2f"), median(hotRuns), Spread.text(hotVsDefault, "%.3f"),
+                Spread.text(orderedCpu, "%.1f"), Spread.text(defaultCpu, "%.1f"));
             if (r1) {
                 System.out.printf("window 1 %.0f events/s, baseline peer %.0f events/s; window 1024 vs window 1: %sx, vs baseline"
                     + " peer: %.2fx%n", window1, baseline, Spread.text(vsWindow1, "%.2f"), jetsink / baseline);
@@ -192,6 +221,45 @@ public final class DrainBench {
         } finally {
             BenchFiles.deleteTree(work);
         }
+    }
+
+    /**
+     * {@code --order-only}: the default and {@code ORDER=key} over one event per object, alternated,
+     * printed and not written (the drain section's figures come from one run of every variant).
+     */
+    private static void orderOnly(DrainBench bench, int measured, int rounds) throws Exception {
+        List<Double> jetsinkRuns = new ArrayList<>();
+        List<Double> orderedRuns = new ArrayList<>();
+        List<Double> defaultCpu = new ArrayList<>();
+        List<Double> orderedCpu = new ArrayList<>();
+        List<Double> pressure = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+            CpuPressure start = CpuPressure.sample();
+            for (boolean ordered : r % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                if (ordered) {
+                    orderedRuns.add(bench.jetsink(measured, 1024, OrderMode.KEY, new DrainBacklog(bench.kind, 0),
+                        "jetsink ORDER=key, one event per object (round " + r + ")"));
+                } else {
+                    jetsinkRuns.add(bench.jetsink(measured, 1024, "jetsink publish_window=1024 (round " + r + ")"));
+                }
+                (ordered ? orderedCpu : defaultCpu).add(bench.lastCpuMicros);
+            }
+            pressure.add(CpuPressure.sample().percentSince(start).orElse(-1));
+        }
+        System.out.printf("%n--order-only, %d rounds of %d events: default %.0f, ORDER=key %.0f events/s, %sx of default;"
+            + " CPU per event %s against %s us; cpu pressure %s %% (not written)%n", rounds, measured, median(jetsinkRuns),
+            median(orderedRuns), Spread.text(Spread.ratios(orderedRuns, jetsinkRuns), "%.2f"), Spread.text(orderedCpu, "%.1f"),
+            Spread.text(defaultCpu, "%.1f"), Spread.text(pressure, "%.0f"));
+    }
+
+    /** Round {@code r}'s ordered drains: one event per object ({@code measured}), then one hot object. */
+    private void ordered(int r, int measured, int hotEvents, List<Double> orderedRuns, List<Double> orderedCpu,
+                         List<Double> hotRuns) throws Exception {
+        orderedRuns.add(jetsink(measured, 1024, OrderMode.KEY, new DrainBacklog(kind, 0),
+            "jetsink ORDER=key, one event per object (round " + r + ")"));
+        orderedCpu.add(lastCpuMicros);
+        hotRuns.add(jetsink(hotEvents, 1024, OrderMode.KEY, new DrainBacklog(kind, 1),
+            "jetsink ORDER=key, every event one object (round " + r + ")"));
     }
 
     /** Fills a jetsink queue while the target is stopped, then times start-to-empty. */
@@ -236,19 +304,21 @@ public final class DrainBench {
                 throw new IllegalStateException("queue holds " + target.queueLength() + " entries, expected " + n);
             }
             long start = System.nanoTime();
+            long cpuStart = PROCESS.getProcessCpuTime();
             target.start();
             if (!drained.await(DRAIN_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
                 throw new IllegalStateException(label + ": not drained within " + DRAIN_LIMIT + ", left " + target.queueLength());
             }
             long end = System.nanoTime();
+            lastCpuMicros = (PROCESS.getProcessCpuTime() - cpuStart) / 1e3 / n;
             checkStored(n, label);
             if (failed.get() > 0) {
                 throw new IllegalStateException(label + ": " + failed.get() + " entries went to the failed store");
             }
             // timed from the connection, as raw publish is: the connect at start is not draining
             long from = connectedAt.get() == 0 ? start : connectedAt.get();
-            return report(label, n, seconds(end - from), String.format("queue fill %.1f s, connect %.0f ms after start",
-                fillSecs, (from - start) / 1e6));
+            return report(label, n, seconds(end - from), String.format("queue fill %.1f s, connect %.0f ms after start,"
+                + " CPU %.1f us per event", fillSecs, (from - start) / 1e6, lastCpuMicros));
         } finally {
             runtime.scheduler().shutdownNow();
             BenchFiles.deleteTree(queueDir);
