@@ -143,8 +143,12 @@ class ConnectionFactoryTest {
                             e -> assertThat(e.reason()).as(e.getMessage()).isEqualTo(Reason.TIMEOUT));
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
         } finally {
-            for (Socket s : held) {
-                s.close();
+            // the listeners are closed by now; an acceptor that took a connection meanwhile waits for
+            // this lock, then sees its listener closed and closes the connection itself
+            synchronized (held) {
+                for (Socket s : held) {
+                    s.close();
+                }
             }
         }
     }
@@ -157,7 +161,11 @@ class ConnectionFactoryTest {
                 while (true) {
                     Socket s = silent.accept();
                     synchronized (held) {
-                        held.add(s);
+                        if (silent.isClosed()) {
+                            s.close();
+                        } else {
+                            held.add(s);
+                        }
                     }
                 }
             } catch (Exception e) {
