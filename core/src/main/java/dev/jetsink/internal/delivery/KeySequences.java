@@ -2,6 +2,7 @@ package dev.jetsink.internal.delivery;
 
 import static dev.jetsink.internal.delivery.TableFiles.slot;
 
+import dev.jetsink.internal.queue.ChannelFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.MappedByteBuffer;
@@ -64,6 +65,7 @@ public final class KeySequences {
     private final Path file;
     private final int maxCapacity;
     private final long journalMax;
+    private final ChannelFactory channels;
     /** The objects with an event in hand (their number given out, not settled): never forgotten. */
     private Supplier<long[]> inHand = () -> new long[0];
     private volatile FileChannel channel;
@@ -83,7 +85,8 @@ public final class KeySequences {
     private SequenceJournal journal;
     private boolean replaying;
 
-    private KeySequences(Path file, int maxCapacity, long journalMax) {
+    private KeySequences(Path file, int maxCapacity, long journalMax, ChannelFactory channels) {
+        this.channels = channels;
         this.file = file;
         this.maxCapacity = maxCapacity;
         this.journalMax = journalMax;
@@ -101,12 +104,12 @@ public final class KeySequences {
 
     /** {@link #open(Path)} with a table of at most {@code maxCapacity} slots (a power of two). */
     static KeySequences open(Path queueDir, int maxCapacity) {
-        return open(queueDir, maxCapacity, JOURNAL_MAX);
+        return open(queueDir, maxCapacity, JOURNAL_MAX, ChannelFactory.DEFAULT);
     }
 
-    /** {@link #open(Path, int)} whose journal is emptied into the table past {@code journalMax} bytes. */
-    static KeySequences open(Path queueDir, int maxCapacity, long journalMax) {
-        KeySequences s = new KeySequences(queueDir.resolve(FILE), maxCapacity, journalMax);
+    /** {@link #open(Path, int)}: the journal emptied past {@code journalMax} bytes, the table opened by {@code channels}. */
+    static KeySequences open(Path queueDir, int maxCapacity, long journalMax, ChannelFactory channels) {
+        KeySequences s = new KeySequences(queueDir.resolve(FILE), maxCapacity, journalMax, channels);
         try {
             if (Files.exists(s.file) && !s.load()) {
                 Path aside = s.file.resolveSibling(FILE + ".unreadable-" + Instant.now().toEpochMilli());
@@ -193,8 +196,7 @@ public final class KeySequences {
                 if (broken) {
                     return false;
                 }
-                // not rewritten (logged; a full disk): it goes on in this table, trying again now and then
-                rewriteWait = rebuilt ? 0 : capacity / 64;
+                rewriteWait = rebuilt ? 0 : capacity / 64; // not rewritten (a full disk): goes on here, tries again later
                 at = taken.find(table, h);
             }
             if ((count + 1L) * 8 > capacity * 7L) {
@@ -332,7 +334,7 @@ public final class KeySequences {
 
     /** Opens {@code path}, a table of {@code slots} slots as its file holds it, for writing and maps it. */
     private void attach(Path path, int slots) throws IOException {
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        FileChannel ch = channels.open(path, java.util.Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE));
         try {
             // copy-on-write: the pages it changes stay the process's own until writeTable copies them into the file
             table = ch.map(FileChannel.MapMode.PRIVATE, 0, HEADER + (long) slots * SLOT);

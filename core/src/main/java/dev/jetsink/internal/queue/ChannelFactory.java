@@ -7,12 +7,12 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /**
- * Opens the file channels a queue writes through. Production uses {@link #DEFAULT}; tests replace
- * it with a wrapper that fails writes or forces, to prove that a failed fsync is never
- * acknowledged.
+ * Opens the file channels a queue (and an ordered target's sequences table beside it) writes
+ * through. Production uses {@link #DEFAULT}; tests replace it with a wrapper that fails writes or
+ * forces, to prove that a failed fsync is never acknowledged.
  */
 @FunctionalInterface
-interface ChannelFactory {
+public interface ChannelFactory {
     ChannelFactory DEFAULT = (path, options) -> FileChannel.open(path, options);
 
     FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException;

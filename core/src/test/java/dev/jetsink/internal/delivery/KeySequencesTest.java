@@ -1,7 +1,9 @@
 package dev.jetsink.internal.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jetsink.internal.queue.ChannelFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -11,6 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 class KeySequencesTest {
     @TempDir
     Path dir;
+    /** Where {@link #copyOf} puts what a killed process left. */
+    @TempDir
+    Path copies;
 
     @Test
     void eachObjectsLastSequenceIsKeptAcrossAReopen() {
@@ -179,7 +184,7 @@ class KeySequencesTest {
 
     @Test
     void pastItsLimitTheJournalIsEmptiedIntoTheTableFileInPlace() throws Exception {
-        KeySequences s = KeySequences.open(dir, KeySequences.MAX_CAPACITY, 4096);
+        KeySequences s = KeySequences.open(dir, KeySequences.MAX_CAPACITY, 4096, ChannelFactory.DEFAULT);
         for (int i = 0; i < 1000; i++) { // 32 000 bytes of journal
             s.settled(KeySequences.hash("bucket/object-" + i), 5, 100L + i, i + 1);
         }
@@ -200,10 +205,41 @@ class KeySequencesTest {
     }
 
     @Test
+    void aForceWhoseTableFsyncFailsSaysSoKeepsTheJournalAndTheNextForceWritesTheTable() throws Exception {
+        dev.jetsink.internal.queue.FaultyChannels disk = new dev.jetsink.internal.queue.FaultyChannels(
+            name -> name.equals(KeySequences.FILE));
+        KeySequences s = KeySequences.open(dir, KeySequences.MAX_CAPACITY, 1, disk); // every force writes the table
+        long a = KeySequences.hash("bucket/a");
+        s.settled(a, 1, 10, 7);
+        disk.failForces.set(1);
+        assertThatThrownBy(s::force).as("the queue's hook fails, so it keeps the resolutions back")
+            .isInstanceOf(java.io.UncheckedIOException.class).hasMessageContaining("not written")
+            .hasRootCauseMessage("injected fsync failure (Input/output error)");
+        assertThat(Files.size(dir.resolve(KeySequences.JOURNAL))).as("kept: the table is not known durable").isEqualTo(32);
+        assertThat(KeySequences.open(copyOf(dir)).last(a).number()).as("killed now: the journal brings it back").isEqualTo(1);
+
+        s.force();
+        assertThat(Files.size(dir.resolve(KeySequences.JOURNAL))).as("emptied: the table file was forced").isZero();
+        assertThat(KeySequences.open(copyOf(dir)).last(a)).as("killed now: the table file alone")
+            .isEqualTo(new KeySequences.Last(1, 10, 7));
+    }
+
+    /** The files of {@code from} in a new dir, as a killed process left them. */
+    private Path copyOf(Path from) throws java.io.IOException {
+        Path to = Files.createTempDirectory(copies, "killed");
+        try (var files = Files.list(from)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, to.resolve(f.getFileName()));
+            }
+        }
+        return to;
+    }
+
+    @Test
     void whatEachForceOnAnotherThreadCoveredSurvivesAKillWhileObjectsGoOnSettling() throws Exception {
         // a journal limit small enough that some forces write the table in place, and the table
         // grows while they do; settling goes on throughout, as on the dispatcher's thread
-        KeySequences s = KeySequences.open(dir, 1 << 17, 256 << 10);
+        KeySequences s = KeySequences.open(dir, 1 << 17, 256 << 10, ChannelFactory.DEFAULT);
         int objects = 60_000;
         int settles = 3 * objects;
         java.util.concurrent.atomic.AtomicInteger progress = new java.util.concurrent.atomic.AtomicInteger();

@@ -11,13 +11,14 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * A {@link ChannelFactory} whose segment channels fail the next N forces, writes or truncates on demand,
  * the way a full or failing disk does.
  */
-final class FaultyChannels implements ChannelFactory {
-    final AtomicInteger failForces = new AtomicInteger();
+public final class FaultyChannels implements ChannelFactory {
+    public final AtomicInteger failForces = new AtomicInteger();
     final AtomicInteger failWrites = new AtomicInteger();
     /** Writes that put half their bytes on disk and then fail, as ENOSPC does when the disk fills mid-write. */
     final AtomicInteger halfWrites = new AtomicInteger();
@@ -28,11 +29,23 @@ final class FaultyChannels implements ChannelFactory {
     /** Truncates that fail (EIO), so a failed write cannot be cut off at once. */
     final AtomicInteger failTruncates = new AtomicInteger();
 
+    /** Which files' channels fail: by file name. */
+    private final Predicate<String> names;
+
+    /** Fails the queue's segment channels. */
+    FaultyChannels() {
+        this(name -> name.endsWith(".log") || name.endsWith(".log.tmp"));
+    }
+
+    /** Fails the channels of the files {@code names} accepts. */
+    public FaultyChannels(Predicate<String> names) {
+        this.names = names;
+    }
+
     @Override
     public FileChannel open(Path path, Set<? extends OpenOption> options) throws IOException {
         FileChannel real = FileChannel.open(path, options);
-        String name = path.getFileName().toString();
-        return name.endsWith(".log") || name.endsWith(".log.tmp") ? new Faulty(real) : real;
+        return names.test(path.getFileName().toString()) ? new Faulty(real) : real;
     }
 
     private final class Faulty extends FileChannel {
