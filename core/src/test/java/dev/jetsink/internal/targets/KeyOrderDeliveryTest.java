@@ -240,25 +240,32 @@ class KeyOrderDeliveryTest {
         }
     }
 
+    /** A server whose user {@code a} may not read stored messages back ({@code STREAM.MSG.GET}); {@code admin} may. */
+    private static final String NO_READ_BACK = """
+        authorization {
+          users = [
+            {user: admin, password: adminpw}
+            {user: a, password: b, permissions: {publish: {deny: ["$JS.API.STREAM.MSG.GET.>"]}}}
+          ]
+        }
+        """;
+
+    /** The target connects as {@link #NO_READ_BACK}'s user {@code a}. */
+    private static void asUserWhoMayNotReadBack(Map<String, String> env) {
+        env.put(TargetKind.NOTIFY.envPrefix() + "USERNAME", "a");
+        env.put(TargetKind.NOTIFY.envPrefix() + "PASSWORD", "b");
+    }
+
     @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException
     @Test
     void aResendWhoseStoredCopyCannotBeReadCostsAGapOfOneAndSaysWhy() throws Exception {
-        String auth = """
-            authorization {
-              users = [
-                {user: admin, password: adminpw}
-                {user: a, password: b, permissions: {publish: {deny: ["$JS.API.STREAM.MSG.GET.>"]}}}
-              ]
-            }
-            """;
-        try (TargetHarness h = new TargetHarness(NatsServer.builder().config(auth).build().start());
+        try (TargetHarness h = new TargetHarness(NatsServer.builder().config(NO_READ_BACK).build().start());
              Connection admin = Nats.connect(new Options.Builder().server(h.server.url()).userInfo("admin", "adminpw").build());
              CapturedLog log = new CapturedLog()) {
             Streams.create(admin, StreamSpec.of(TargetHarness.STREAM, TargetHarness.SUBJECT)
                 .duplicateWindow(Duration.ofSeconds(274)).build());
             Map<String, String> env = env(h, "key");
-            env.put(TargetKind.NOTIFY.envPrefix() + "USERNAME", "a");
-            env.put(TargetKind.NOTIFY.envPrefix() + "PASSWORD", "b");
+            asUserWhoMayNotReadBack(env);
             NatsTarget t = h.start(TargetHarness.config(env));
             TargetSends.send(t, event("a", 0)).join();
             TargetSends.send(t, event("a", 1)).join();
@@ -357,23 +364,14 @@ class KeyOrderDeliveryTest {
     @SuppressWarnings("try") // jnats' Connection.close() declares InterruptedException
     @Test
     void aRefusalWhoseLastMessageCannotBeReadIsSentAfterTheSequenceItNamesAndSaysWhy() throws Exception {
-        String auth = """
-            authorization {
-              users = [
-                {user: admin, password: adminpw}
-                {user: a, password: b, permissions: {publish: {deny: ["$JS.API.STREAM.MSG.GET.>"]}}}
-              ]
-            }
-            """;
-        try (TargetHarness h = new TargetHarness(NatsServer.builder().config(auth).build().start());
+        try (TargetHarness h = new TargetHarness(NatsServer.builder().config(NO_READ_BACK).build().start());
              Connection admin = Nats.connect(new Options.Builder().server(h.server.url()).userInfo("admin", "adminpw").build());
              CapturedLog log = new CapturedLog()) {
             Streams.create(admin, StreamSpec.of(TargetHarness.STREAM, "obj.>").duplicateWindow(Duration.ofSeconds(274)).build());
             admin.publish("obj.photos.a", "{\"Key\":\"photos/a\",\"n\":99}".getBytes(StandardCharsets.UTF_8));
             admin.flush(Duration.ofSeconds(5));
             Map<String, String> env = env(h, "key", OBJECT_SUBJECT);
-            env.put(TargetKind.NOTIFY.envPrefix() + "USERNAME", "a");
-            env.put(TargetKind.NOTIFY.envPrefix() + "PASSWORD", "b");
+            asUserWhoMayNotReadBack(env);
             NatsTarget t = h.start(TargetHarness.config(env)); // knows no subject's last message
             TargetSends.send(t, event("a", 0)).join();
             h.awaitDrained(t, TargetHarness.AWAIT);
